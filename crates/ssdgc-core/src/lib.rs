@@ -1,0 +1,5 @@
+//! ssdgc-core: the simulation core of ssdgc.
+#![forbid(unsafe_code)]
+pub mod gc;
+pub mod rng;
+pub mod units;
