@@ -1,5 +1,29 @@
-//! ssdgc-core: the simulation core of ssdgc.
+//! ssdgc-core: the simulation core of ssdgc, a deterministic, trace-driven simulator of NAND-flash
+//! SSDs built to study garbage collection.
+//!
+//! - [`config`]: settings, presets, validation;
+//! - [`flash`]: geometry, addressing, allocation orders, timing;
+//! - [`ftl`]: page-level mapping, block table, free pools, write points, preconditioning;
+//! - [`gc`]: the shared GC mechanism, the schemes, the victim policies;
+//! - [`engine`]: the `(time, sequence)` event queue;
+//! - [`host`]: workloads and replay modes;
+//! - [`sim`]: the simulator that ties them together;
+//! - [`metrics`]: latency statistics and the report.
+//!
+//! The core knows nothing of the command line. It holds no global state: every [`sim::Simulator`]
+//! owns its drive, so several run side by side in one process.
 #![forbid(unsafe_code)]
+pub mod config;
+pub mod engine;
+pub mod flash;
+pub mod ftl;
 pub mod gc;
+pub mod host;
+pub mod metrics;
 pub mod rng;
+pub mod sim;
 pub mod units;
+
+pub use config::{Config, ConfigBuilder, ConfigError};
+pub use metrics::report::Report;
+pub use sim::{RunOptions, SimError, Simulator};

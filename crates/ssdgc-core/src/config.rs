@@ -1,0 +1,817 @@
+//! Drive and run configuration: typed settings, presets, TOML files, `--set` overrides, validation.
+//!
+//! Settings are layered: a preset (TOML text built into the binary), then an optional TOML file, then
+//! `section.key=value` overrides, in that order. Every layer is checked against the known keys before
+//! it is merged, so a typo is an error naming its source (file and line, or the override), never a
+//! silently ignored setting. The merged table is then deserialised into [`Config`] and validated
+//! ([`Config::validate`]): an impossible drive is rejected with a reason.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use crate::units::{SimTime, MS, SEC, US};
+
+/// A configuration error, displayed as one line: `SOURCE[:LINE]: what is wrong`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct ConfigError {
+    /// Where the bad setting came from: a file path, `--set`, a preset name, or `config`.
+    pub source_name: String,
+    /// 1-based line in the source, when known.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub msg: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}:{}: {}", self.source_name, l, self.msg),
+            None => write!(f, "{}: {}", self.source_name, self.msg),
+        }
+    }
+}
+
+impl ConfigError {
+    fn new(source_name: &str, line: Option<usize>, msg: impl Into<String>) -> Self {
+        ConfigError {
+            source_name: source_name.to_string(),
+            line,
+            msg: msg.into(),
+        }
+    }
+    fn invalid(msg: impl Into<String>) -> Self {
+        ConfigError::new("config", None, msg)
+    }
+}
+
+/// A duration written with its unit (`"25us"`, `"1.5ms"`, `"3.8ms"`, `"100ns"`, `"2s"`), or a bare
+/// integer of nanoseconds. Held as integer nanoseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Duration(pub SimTime);
+
+impl Duration {
+    /// Nanoseconds.
+    pub fn ns(self) -> SimTime {
+        self.0
+    }
+}
+
+/// Parses a duration with a unit suffix into nanoseconds, exactly (decimal digits, no float).
+pub fn parse_duration(s: &str) -> Result<SimTime, String> {
+    let s = s.trim();
+    let (num, mult) = if let Some(n) = s.strip_suffix("ns") {
+        (n, 1)
+    } else if let Some(n) = s.strip_suffix("us") {
+        (n, US)
+    } else if let Some(n) = s.strip_suffix("µs") {
+        (n, US)
+    } else if let Some(n) = s.strip_suffix("ms") {
+        (n, MS)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, SEC)
+    } else {
+        return Err(format!(
+            "duration '{s}' needs a unit: ns, us, ms or s (e.g. \"25us\")"
+        ));
+    };
+    parse_decimal_scaled(num.trim(), mult).ok_or_else(|| format!("'{s}' is not a valid duration"))
+}
+
+/// Parses a byte size: `4096`, `"8KiB"`, `"2MiB"`, `"1GiB"`, `"512B"`.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (num, mult) = if let Some(n) = s.strip_suffix("KiB") {
+        (n, 1u64 << 10)
+    } else if let Some(n) = s.strip_suffix("MiB") {
+        (n, 1 << 20)
+    } else if let Some(n) = s.strip_suffix("GiB") {
+        (n, 1 << 30)
+    } else if let Some(n) = s.strip_suffix("TiB") {
+        (n, 1 << 40)
+    } else if let Some(n) = s.strip_suffix('B') {
+        (n, 1)
+    } else {
+        (s, 1)
+    };
+    parse_decimal_scaled(num.trim(), mult).ok_or_else(|| format!("'{s}' is not a valid size"))
+}
+
+/// `"1.5"` × 1_000_000 → 1_500_000, exactly; `None` on junk, overflow or a fractional result.
+fn parse_decimal_scaled(num: &str, mult: u64) -> Option<u64> {
+    let (int, frac) = num.split_once('.').unwrap_or((num, ""));
+    if (int.is_empty() && frac.is_empty())
+        || !int.bytes().all(|c| c.is_ascii_digit())
+        || !frac.bytes().all(|c| c.is_ascii_digit())
+        || frac.len() > 18
+    {
+        return None;
+    }
+    let den = 10u128.pow(frac.len() as u32);
+    let int_v: u128 = if int.is_empty() { 0 } else { int.parse().ok()? };
+    let frac_v: u128 = if frac.is_empty() {
+        0
+    } else {
+        frac.parse().ok()?
+    };
+    let scaled = (int_v.checked_mul(den)?.checked_add(frac_v)?).checked_mul(mult as u128)?;
+    if scaled % den != 0 {
+        return None;
+    }
+    u64::try_from(scaled / den).ok()
+}
+
+fn format_duration(ns: SimTime) -> String {
+    if ns == 0 {
+        "0ns".into()
+    } else if ns % MS == 0 {
+        format!("{}ms", ns / MS)
+    } else if ns % US == 0 {
+        format!("{}us", ns / US)
+    } else {
+        format!("{ns}ns")
+    }
+}
+
+impl Serialize for Duration {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format_duration(self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for Duration {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Int(u64),
+            Str(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Int(n) => Ok(Duration(n)),
+            Raw::Str(s) => parse_duration(&s)
+                .map(Duration)
+                .map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+/// A byte size written as an integer or with a binary unit (`"8KiB"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct ByteSize(pub u64);
+
+impl Serialize for ByteSize {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for ByteSize {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Int(u64),
+            Str(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::Int(n) => Ok(ByteSize(n)),
+            Raw::Str(s) => parse_size(&s)
+                .map(ByteSize)
+                .map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+/// The drive's organisation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeometryConfig {
+    pub channels: u32,
+    pub chips_per_channel: u32,
+    pub dies_per_chip: u32,
+    pub planes_per_die: u32,
+    pub blocks_per_plane: u32,
+    pub pages_per_block: u32,
+    /// Bytes per page.
+    pub page_size: ByteSize,
+    /// Share of physical capacity hidden from the host.
+    pub overprovision: f64,
+}
+
+/// Flash and bus timing.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimingConfig {
+    /// Page read, array → register.
+    pub read: Duration,
+    /// Page program, register → array.
+    pub program: Duration,
+    /// Block erase.
+    pub erase: Duration,
+    /// Channel transfer rate in mega-transfers per second (ONFI-like).
+    pub channel_rate_mts: u32,
+    /// Channel bus width in bits.
+    pub channel_width_bits: u32,
+    /// Command and address cycles per flash command.
+    pub command: Duration,
+    /// Latency to suspend an ongoing program or erase.
+    pub suspend: Duration,
+}
+
+/// Flash translation layer settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FtlConfig {
+    /// Static allocation order of logical pages over channel (C), chip/way (W), die (D), plane (P),
+    /// fastest-changing first: one of the 24 permutations, e.g. `CWDP`.
+    pub allocation: String,
+}
+
+/// Garbage collection settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GcConfig {
+    /// The GC scheme (`ssdgc list schemes`).
+    pub scheme: String,
+    /// The victim policy (`ssdgc list victims`).
+    pub victim: String,
+    /// A plane collects when its free blocks fall below this share of its blocks.
+    pub threshold: f64,
+    /// Move valid pages inside the plane with copyback (no channel transfer); otherwise read them out
+    /// over the channel and write them back.
+    pub copyback: bool,
+}
+
+/// Host interface settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HostConfig {
+    /// Device queue depth (NCQ-like).
+    pub queue_depth: u32,
+    /// Trace addresses beyond the logical space: `wrap` (fold modulo the capacity) or `reject`.
+    pub fold: String,
+    /// Multiplies trace inter-arrival times: 0.5 replays twice as fast.
+    pub time_scale: f64,
+}
+
+/// Preconditioning before measurement.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PreconditionConfig {
+    /// `none`, `fill` (sequential fill), or `steady` (fill, then random overwrites).
+    pub mode: String,
+    /// With `steady`: random single-page overwrites, as a multiple of the logical capacity.
+    pub overwrites: f64,
+}
+
+/// A whole configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub geometry: GeometryConfig,
+    pub timing: TimingConfig,
+    pub ftl: FtlConfig,
+    pub gc: GcConfig,
+    pub host: HostConfig,
+    pub precondition: PreconditionConfig,
+}
+
+/// The built-in presets: name, description, TOML overrides on top of `default`.
+pub const PRESETS: &[(&str, &str, &str)] = &[
+    (
+        "default",
+        "small 2x2x1x2 MLC drive (8 planes, 512 MiB raw), runs in seconds",
+        PRESET_DEFAULT,
+    ),
+    (
+        "pagc",
+        "PaGC paper Table I: 800 GB-class enterprise drive, 16 ch x 8 chips, 2 planes/die, 8 KiB pages",
+        "[geometry]\nchannels = 16\nchips_per_channel = 8\ndies_per_chip = 1\nplanes_per_die = 2\n\
+         blocks_per_plane = 2048\npages_per_block = 256\npage_size = \"8KiB\"\noverprovision = 0.25\n\
+         [timing]\nread = \"75us\"\nprogram = \"1500us\"\nerase = \"3800us\"\nchannel_rate_mts = 333\n\
+         [gc]\nthreshold = 0.07\n",
+    ),
+    (
+        "pagc-small",
+        "the PaGC Table I drive scaled down (2 ch x 2 chips, 512 blocks/plane) for quick studies",
+        "[geometry]\nchannels = 2\nchips_per_channel = 2\ndies_per_chip = 1\nplanes_per_die = 2\n\
+         blocks_per_plane = 512\npages_per_block = 256\npage_size = \"8KiB\"\noverprovision = 0.25\n\
+         [timing]\nread = \"75us\"\nprogram = \"1500us\"\nerase = \"3800us\"\nchannel_rate_mts = 333\n\
+         [gc]\nthreshold = 0.07\n",
+    ),
+    (
+        "pgc",
+        "preemptible-GC paper Table VI: 8 ch x 1 element of 8 planes (4 dies x 2), 64-page blocks, SLC timing",
+        "[geometry]\nchannels = 8\nchips_per_channel = 1\ndies_per_chip = 4\nplanes_per_die = 2\n\
+         blocks_per_plane = 2048\npages_per_block = 64\npage_size = \"4KiB\"\noverprovision = 0.15\n\
+         [timing]\nread = \"25us\"\nprogram = \"200us\"\nerase = \"1500us\"\n\
+         [gc]\nthreshold = 0.05\n",
+    ),
+    (
+        "ppm-slc",
+        "parallel-page-migration paper Table 1, SLC: 4 ch x 4 chips x 2 dies x 2 planes, 64-page blocks",
+        "[geometry]\nchannels = 4\nchips_per_channel = 4\ndies_per_chip = 2\nplanes_per_die = 2\n\
+         blocks_per_plane = 2048\npages_per_block = 64\npage_size = \"4KiB\"\noverprovision = 0.15\n\
+         [timing]\nread = \"25us\"\nprogram = \"200us\"\nerase = \"1500us\"\n\
+         [gc]\nthreshold = 0.10\n",
+    ),
+    (
+        "ppm-mlc",
+        "parallel-page-migration paper Table 1, MLC: as ppm-slc with 256-page blocks and MLC timing",
+        "[geometry]\nchannels = 4\nchips_per_channel = 4\ndies_per_chip = 2\nplanes_per_die = 2\n\
+         blocks_per_plane = 2048\npages_per_block = 256\npage_size = \"4KiB\"\noverprovision = 0.15\n\
+         [timing]\nread = \"75us\"\nprogram = \"1300us\"\nerase = \"3800us\"\n\
+         [gc]\nthreshold = 0.10\n",
+    ),
+    (
+        "agc-64g",
+        "AGC/DGC paper: 64 GB drive, 4 ch x 4 ways, 2 dies x 2 planes, 128-page blocks, 3% free, 1% GC threshold",
+        "[geometry]\nchannels = 4\nchips_per_channel = 4\ndies_per_chip = 2\nplanes_per_die = 2\n\
+         blocks_per_plane = 2048\npages_per_block = 128\npage_size = \"4KiB\"\noverprovision = 0.03\n\
+         [timing]\nread = \"183200ns\"\nprogram = \"860360ns\"\nerase = \"2ms\"\n\
+         [gc]\nthreshold = 0.01\n",
+    ),
+    (
+        "agc-128g",
+        "AGC/DGC paper: 128 GB drive, 8 ch x 8 ways, 2 dies x 2 planes, 128-page blocks, 3% free, 1% GC threshold",
+        "[geometry]\nchannels = 8\nchips_per_channel = 8\ndies_per_chip = 2\nplanes_per_die = 2\n\
+         blocks_per_plane = 1024\npages_per_block = 128\npage_size = \"4KiB\"\noverprovision = 0.03\n\
+         [timing]\nread = \"183200ns\"\nprogram = \"860360ns\"\nerase = \"2ms\"\n\
+         [gc]\nthreshold = 0.01\n",
+    ),
+];
+
+const PRESET_DEFAULT: &str = r#"
+[geometry]
+channels = 2
+chips_per_channel = 2
+dies_per_chip = 1
+planes_per_die = 2
+blocks_per_plane = 256
+pages_per_block = 64
+page_size = "4KiB"
+overprovision = 0.10
+
+[timing]
+read = "50us"
+program = "600us"
+erase = "3ms"
+channel_rate_mts = 333
+channel_width_bits = 8
+command = "0ns"
+suspend = "20us"
+
+[ftl]
+allocation = "CWDP"
+
+[gc]
+scheme = "baseline"
+victim = "greedy"
+threshold = 0.05
+copyback = true
+
+[host]
+queue_depth = 32
+fold = "wrap"
+time_scale = 1.0
+
+[precondition]
+mode = "steady"
+overwrites = 2.0
+"#;
+
+/// Names and descriptions of the presets.
+pub fn presets() -> impl Iterator<Item = (&'static str, &'static str)> {
+    PRESETS.iter().map(|(n, d, _)| (*n, *d))
+}
+
+/// Builds configurations layer by layer.
+#[derive(Clone, Debug)]
+pub struct ConfigBuilder {
+    table: toml::Table,
+}
+
+fn parse_table(text: &str, source_name: &str) -> Result<toml::Table, ConfigError> {
+    text.parse::<toml::Table>().map_err(|e| {
+        let line = e.span().map(|s| text[..s.start].lines().count().max(1));
+        ConfigError::new(source_name, line, e.message().trim().to_string())
+    })
+}
+
+fn toml_kind(v: &toml::Value) -> &'static str {
+    match v {
+        toml::Value::String(_) => "a string",
+        toml::Value::Integer(_) => "an integer",
+        toml::Value::Float(_) => "a number",
+        toml::Value::Boolean(_) => "true or false",
+        toml::Value::Datetime(_) => "a date",
+        toml::Value::Array(_) => "an array",
+        toml::Value::Table(_) => "a table",
+    }
+}
+
+/// Whether a user value may stand where the default has `expected`.
+fn compatible(expected: &toml::Value, got: &toml::Value) -> bool {
+    use toml::Value as V;
+    match (expected, got) {
+        (V::Float(_), V::Integer(_)) => true,
+        // Durations and sizes accept both strings with units and bare integers.
+        (V::String(_), V::Integer(_)) | (V::Integer(_), V::String(_)) => true,
+        (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
+    }
+}
+
+/// 1-based line of `key` inside `[section]` in TOML text, for error messages.
+fn find_key_line(text: &str, section: Option<&str>, key: &str) -> Option<usize> {
+    let mut in_section = section.is_none();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.starts_with('[') {
+            let name = line.trim_matches(|c| c == '[' || c == ']').trim();
+            in_section = Some(name) == section;
+            if section.is_none() && name == key {
+                return Some(i + 1);
+            }
+            continue;
+        }
+        if in_section {
+            if let Some((k, _)) = line.split_once('=') {
+                if k.trim().trim_matches('"') == key {
+                    return Some(i + 1);
+                }
+            }
+        }
+    }
+    None
+}
+
+impl ConfigBuilder {
+    /// Starts from a preset.
+    pub fn preset(name: &str) -> Result<Self, ConfigError> {
+        let base = parse_table(PRESET_DEFAULT, "preset default")?;
+        let mut b = ConfigBuilder { table: base };
+        if name != "default" {
+            let Some((_, _, text)) = PRESETS.iter().find(|(n, _, _)| *n == name) else {
+                let names: Vec<&str> = PRESETS.iter().map(|(n, _, _)| *n).collect();
+                return Err(ConfigError::new(
+                    "--preset",
+                    None,
+                    format!("unknown preset '{name}' (known: {})", names.join(", ")),
+                ));
+            };
+            b.merge_text(text, &format!("preset {name}"))?;
+        }
+        Ok(b)
+    }
+
+    /// Merges a TOML document (a config file's text); `source_name` names it in errors.
+    pub fn merge_text(&mut self, text: &str, source_name: &str) -> Result<(), ConfigError> {
+        let user = parse_table(text, source_name)?;
+        for (section, value) in &user {
+            let Some(toml::Value::Table(known)) = self.table.get(section) else {
+                return Err(ConfigError::new(
+                    source_name,
+                    find_key_line(text, None, section),
+                    format!(
+                        "unknown section '[{section}]' (known: {})",
+                        self.table.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                ));
+            };
+            let toml::Value::Table(entries) = value else {
+                return Err(ConfigError::new(
+                    source_name,
+                    find_key_line(text, None, section),
+                    format!("'{section}' must be a section [{section}]"),
+                ));
+            };
+            for (key, v) in entries {
+                let line = find_key_line(text, Some(section), key);
+                check_entry(known, section, key, v)
+                    .map_err(|msg| ConfigError::new(source_name, line, msg))?;
+            }
+        }
+        for (section, value) in user {
+            if let (Some(toml::Value::Table(dst)), toml::Value::Table(src)) =
+                (self.table.get_mut(&section), value)
+            {
+                for (k, v) in src {
+                    dst.insert(k, v);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Merges a TOML file.
+    pub fn merge_file(&mut self, path: &std::path::Path) -> Result<(), ConfigError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError::new(&name, None, format!("cannot read: {e}")))?;
+        self.merge_text(&text, &name)
+    }
+
+    /// Applies one `section.key=value` override. The value is read as a TOML value, or as a plain
+    /// string when it is not one (`ftl.allocation=PCWD`).
+    pub fn set(&mut self, assignment: &str) -> Result<(), ConfigError> {
+        let src = format!("--set {assignment}");
+        let err = |msg: String| ConfigError::new(&src, None, msg);
+        let (path, raw) = assignment
+            .split_once('=')
+            .ok_or_else(|| err("expected section.key=value".into()))?;
+        let (section, key) = path
+            .trim()
+            .split_once('.')
+            .ok_or_else(|| err("expected section.key=value".into()))?;
+        let raw = raw.trim();
+        let value = match format!("v = {raw}").parse::<toml::Table>() {
+            Ok(mut t) => t.remove("v").unwrap_or(toml::Value::String(raw.into())),
+            Err(_) => toml::Value::String(raw.to_string()),
+        };
+        let Some(toml::Value::Table(known)) = self.table.get_mut(section) else {
+            return Err(err(format!(
+                "unknown section '{section}' (known: {})",
+                self.table.keys().cloned().collect::<Vec<_>>().join(", ")
+            )));
+        };
+        check_entry(known, section, key, &value).map_err(err)?;
+        known.insert(key.to_string(), value);
+        Ok(())
+    }
+
+    /// Deserialises and validates.
+    pub fn build(self) -> Result<Config, ConfigError> {
+        let cfg: Config = toml::Value::Table(self.table)
+            .try_into()
+            .map_err(|e: toml::de::Error| ConfigError::invalid(e.message().trim().to_string()))?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+}
+
+fn check_entry(
+    known: &toml::Table,
+    section: &str,
+    key: &str,
+    v: &toml::Value,
+) -> Result<(), String> {
+    let Some(expected) = known.get(key) else {
+        return Err(format!(
+            "unknown key '{section}.{key}' (known in [{section}]: {})",
+            known.keys().cloned().collect::<Vec<_>>().join(", ")
+        ));
+    };
+    if !compatible(expected, v) {
+        return Err(format!(
+            "'{section}.{key}' must be {}, not {}",
+            toml_kind(expected),
+            toml_kind(v)
+        ));
+    }
+    // Strings that carry units are checked here so that the error names the key.
+    if let toml::Value::String(s) = v {
+        let is_duration = section == "timing" && key != "channel_rate_mts";
+        if is_duration {
+            parse_duration(s).map_err(|e| format!("'{section}.{key}': {e}"))?;
+        }
+        if section == "geometry" && key == "page_size" {
+            parse_size(s).map_err(|e| format!("'{section}.{key}': {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        ConfigBuilder::preset("default")
+            .and_then(ConfigBuilder::build)
+            .expect("the default preset is valid")
+    }
+}
+
+impl Config {
+    /// Loads a preset by name.
+    pub fn preset(name: &str) -> Result<Config, ConfigError> {
+        ConfigBuilder::preset(name)?.build()
+    }
+
+    /// Free blocks a plane keeps before it collects: `ceil(threshold × blocks_per_plane)`, at least 2.
+    pub fn gc_threshold_blocks(&self) -> u32 {
+        let b = (self.gc.threshold * self.geometry.blocks_per_plane as f64).ceil() as u32;
+        b.max(2)
+    }
+
+    /// Rejects impossible settings with a reason.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let g = &self.geometry;
+        let bad = |m: String| Err(ConfigError::invalid(m));
+        for (name, v) in [
+            ("geometry.channels", g.channels),
+            ("geometry.chips_per_channel", g.chips_per_channel),
+            ("geometry.dies_per_chip", g.dies_per_chip),
+            ("geometry.planes_per_die", g.planes_per_die),
+            ("geometry.blocks_per_plane", g.blocks_per_plane),
+            ("geometry.pages_per_block", g.pages_per_block),
+        ] {
+            if v == 0 {
+                return bad(format!("{name} must be at least 1"));
+            }
+        }
+        if g.pages_per_block > u16::MAX as u32 {
+            return bad(format!(
+                "geometry.pages_per_block = {} exceeds the supported maximum {}",
+                g.pages_per_block,
+                u16::MAX
+            ));
+        }
+        if g.page_size.0 < 512 || g.page_size.0 % 512 != 0 {
+            return bad(format!(
+                "geometry.page_size = {} must be a positive multiple of 512 bytes",
+                g.page_size.0
+            ));
+        }
+        let planes = g.channels as u64
+            * g.chips_per_channel as u64
+            * g.dies_per_chip as u64
+            * g.planes_per_die as u64;
+        let pages = planes * g.blocks_per_plane as u64 * g.pages_per_block as u64;
+        if pages >= u32::MAX as u64 {
+            return bad(format!(
+                "the drive has {pages} physical pages; at most {} are supported (use larger pages)",
+                u32::MAX - 1
+            ));
+        }
+        if !(0.0..0.95).contains(&g.overprovision) || g.overprovision.is_nan() {
+            return bad(format!(
+                "geometry.overprovision = {} must be in [0, 0.95)",
+                g.overprovision
+            ));
+        }
+        if !(self.gc.threshold > 0.0 && self.gc.threshold < 0.5) {
+            return bad(format!(
+                "gc.threshold = {} must be a free-block share in (0, 0.5)",
+                self.gc.threshold
+            ));
+        }
+        // Each plane holds ceil(logical / planes) logical pages; it needs blocks for them, for the
+        // free blocks the trigger holds back, for two write points, and at least one block of slack so
+        // that a victim with an invalid page always exists.
+        let logical = (pages as f64 * (1.0 - g.overprovision)).floor() as u64;
+        let per_plane_logical = logical.div_ceil(planes);
+        let per_plane_blocks_needed = per_plane_logical.div_ceil(g.pages_per_block as u64)
+            + self.gc_threshold_blocks() as u64
+            + 3;
+        if per_plane_blocks_needed > g.blocks_per_plane as u64 {
+            return bad(format!(
+                "impossible geometry: with overprovision {} each plane must hold {} logical pages, which \
+                 with {} free blocks held back by gc.threshold = {} and the write points needs {} blocks, \
+                 but a plane has {}; raise geometry.overprovision or lower gc.threshold",
+                g.overprovision,
+                per_plane_logical,
+                self.gc_threshold_blocks(),
+                self.gc.threshold,
+                per_plane_blocks_needed,
+                g.blocks_per_plane
+            ));
+        }
+        let t = &self.timing;
+        if t.read.0 == 0 || t.program.0 == 0 || t.erase.0 == 0 {
+            return bad("timing.read, timing.program and timing.erase must be positive".into());
+        }
+        if t.channel_rate_mts == 0 || t.channel_width_bits == 0 || t.channel_width_bits % 8 != 0 {
+            return bad(
+                "timing.channel_rate_mts must be positive and timing.channel_width_bits a positive multiple of 8"
+                    .into(),
+            );
+        }
+        crate::flash::AllocationOrder::parse(&self.ftl.allocation)
+            .map_err(|e| ConfigError::invalid(format!("ftl.allocation: {e}")))?;
+        if self.host.queue_depth == 0 || self.host.queue_depth > 65_536 {
+            return bad(format!(
+                "host.queue_depth = {} must be in 1..=65536",
+                self.host.queue_depth
+            ));
+        }
+        if self.host.fold != "wrap" && self.host.fold != "reject" {
+            return bad(format!(
+                "host.fold = '{}' must be 'wrap' or 'reject'",
+                self.host.fold
+            ));
+        }
+        if !(self.host.time_scale > 0.0 && self.host.time_scale.is_finite()) {
+            return bad(format!(
+                "host.time_scale = {} must be a positive number",
+                self.host.time_scale
+            ));
+        }
+        match self.precondition.mode.as_str() {
+            "none" | "fill" | "steady" => {}
+            m => {
+                return bad(format!(
+                    "precondition.mode = '{m}' must be none, fill or steady"
+                ))
+            }
+        }
+        if !(self.precondition.overwrites >= 0.0 && self.precondition.overwrites <= 1000.0) {
+            return bad(format!(
+                "precondition.overwrites = {} must be in [0, 1000]",
+                self.precondition.overwrites
+            ));
+        }
+        Ok(())
+    }
+
+    /// The configuration as TOML text (for `--dump-config` and reports).
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse_exactly() {
+        assert_eq!(parse_duration("25us"), Ok(25_000));
+        assert_eq!(parse_duration("1.5ms"), Ok(1_500_000));
+        assert_eq!(parse_duration("183.2us"), Ok(183_200));
+        assert_eq!(parse_duration("2s"), Ok(2_000_000_000));
+        assert_eq!(parse_duration("100ns"), Ok(100));
+        assert!(parse_duration("1.5ns").is_err());
+        assert!(parse_duration("25").is_err());
+        assert!(parse_duration("x ms").is_err());
+    }
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("8KiB"), Ok(8192));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("1.5KiB"), Ok(1536));
+        assert!(parse_size("lots").is_err());
+    }
+
+    #[test]
+    fn every_preset_is_valid() {
+        for (name, _) in presets() {
+            Config::preset(name).unwrap_or_else(|e| panic!("preset {name}: {e}"));
+        }
+    }
+
+    #[test]
+    fn overrides_apply_and_typos_are_errors() {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set("geometry.blocks_per_plane=300").unwrap();
+        b.set("ftl.allocation=PCWD").unwrap();
+        b.set("timing.read=30us").unwrap();
+        let c = b.clone().build().unwrap();
+        assert_eq!(c.geometry.blocks_per_plane, 300);
+        assert_eq!(c.ftl.allocation, "PCWD");
+        assert_eq!(c.timing.read.ns(), 30_000);
+        let e = b.set("geometry.blocks_per_plan=3").unwrap_err();
+        assert!(e
+            .to_string()
+            .contains("unknown key 'geometry.blocks_per_plan'"));
+        let e = b.set("timing.read=fast").unwrap_err();
+        assert!(e.to_string().contains("timing.read"), "{e}");
+        let e = b.set("gc.threshold=true").unwrap_err();
+        assert!(e.to_string().contains("must be a number"), "{e}");
+    }
+
+    #[test]
+    fn file_errors_name_the_line() {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        let text = "[geometry]\nchannels = 4\nplanez = 2\n";
+        let e = b.merge_text(text, "drive.toml").unwrap_err();
+        assert_eq!(e.source_name, "drive.toml");
+        assert_eq!(e.line, Some(3));
+        let e = b.merge_text("[geometry\n", "bad.toml").unwrap_err();
+        assert_eq!(e.line, Some(1));
+        let e = b.merge_text("[nosuch]\na = 1\n", "x.toml").unwrap_err();
+        assert_eq!(e.line, Some(1));
+        assert!(e.msg.contains("unknown section"));
+    }
+
+    #[test]
+    fn impossible_geometry_is_rejected_with_a_reason() {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set("geometry.overprovision=0.0").unwrap();
+        let e = b.build().unwrap_err();
+        assert!(e.msg.contains("impossible geometry"), "{e}");
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set("geometry.channels=0").unwrap();
+        assert!(b.build().is_err());
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set("ftl.allocation=CWDX").unwrap();
+        assert!(b.build().unwrap_err().msg.contains("ftl.allocation"));
+    }
+
+    #[test]
+    fn config_round_trips_through_toml() {
+        let c = Config::preset("pagc").unwrap();
+        let text = c.to_toml();
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.merge_text(&text, "dump").unwrap();
+        assert_eq!(b.build().unwrap(), c);
+    }
+}

@@ -1,0 +1,114 @@
+//! Static allocation orders: how consecutive logical pages are spread over channels (C), chips or
+//! ways (W), dies (D) and planes (P). The order names the fastest-changing coordinate first, so `CWDP`
+//! (the default, channel-first as in the PaGC paper §VII-A) puts logical pages 0, 1, 2 … on channels
+//! 0, 1, 2 …, and `PCWD` puts consecutive pages on the planes of one die first.
+
+use super::Geometry;
+
+/// One of the 24 permutations of C, W, D, P.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AllocationOrder {
+    /// Coordinates fastest first: 0 = channel, 1 = chip, 2 = die, 3 = plane.
+    dims: [u8; 4],
+}
+
+impl AllocationOrder {
+    /// Parses an order such as `CWDP` (case-insensitive).
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let up = s.trim().to_ascii_uppercase();
+        let mut dims = [0u8; 4];
+        let mut seen = [false; 4];
+        if up.len() != 4 {
+            return Err(format!(
+                "'{s}' is not an allocation order: use a permutation of C, W, D and P such as CWDP"
+            ));
+        }
+        for (i, ch) in up.chars().enumerate() {
+            let d = match ch {
+                'C' => 0,
+                'W' => 1,
+                'D' => 2,
+                'P' => 3,
+                _ => {
+                    return Err(format!(
+                        "'{s}' is not an allocation order: use a permutation of C, W, D and P such as CWDP"
+                    ))
+                }
+            };
+            if seen[d as usize] {
+                return Err(format!("'{s}' repeats '{ch}': each of C, W, D, P once"));
+            }
+            seen[d as usize] = true;
+            dims[i] = d;
+        }
+        Ok(AllocationOrder { dims })
+    }
+
+    /// All 24 orders, by name.
+    pub fn all() -> Vec<String> {
+        let letters = ['C', 'W', 'D', 'P'];
+        let mut out = Vec::new();
+        for a in 0..4 {
+            for b in 0..4 {
+                for c in 0..4 {
+                    for d in 0..4 {
+                        let v = [a, b, c, d];
+                        let mut s = v.to_vec();
+                        s.sort_unstable();
+                        s.dedup();
+                        if s.len() == 4 {
+                            out.push(v.iter().map(|&i| letters[i]).collect());
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Splits a linear index into (channel, chip, die, plane).
+    #[inline]
+    pub fn split(&self, mut idx: u64, g: &Geometry) -> (u32, u32, u32, u32) {
+        let sizes = [
+            g.channels as u64,
+            g.chips_per_channel as u64,
+            g.dies_per_chip as u64,
+            g.planes_per_die as u64,
+        ];
+        let mut coord = [0u32; 4];
+        for &d in &self.dims {
+            let n = sizes[d as usize];
+            coord[d as usize] = (idx % n) as u32;
+            idx /= n;
+        }
+        (coord[0], coord[1], coord[2], coord[3])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn twenty_four_orders_parse() {
+        let all = AllocationOrder::all();
+        assert_eq!(all.len(), 24);
+        for o in &all {
+            AllocationOrder::parse(o).unwrap();
+        }
+        assert!(AllocationOrder::parse("CWDD").is_err());
+        assert!(AllocationOrder::parse("CWD").is_err());
+    }
+
+    #[test]
+    fn cwdp_is_channel_first_and_pcwd_plane_first() {
+        let g = super::super::Geometry::new(&crate::config::Config::default());
+        let cwdp = AllocationOrder::parse("CWDP").unwrap();
+        assert_eq!(cwdp.split(0, &g), (0, 0, 0, 0));
+        assert_eq!(cwdp.split(1, &g), (1, 0, 0, 0));
+        assert_eq!(cwdp.split(2, &g), (0, 1, 0, 0));
+        let pcwd = AllocationOrder::parse("PCWD").unwrap();
+        assert_eq!(pcwd.split(1, &g), (0, 0, 0, 1));
+        assert_eq!(pcwd.split(2, &g), (1, 0, 0, 0));
+    }
+}

@@ -1,0 +1,467 @@
+//! The flash translation layer: pure page-level mapping (L2P and P2L), the block table (valid counts,
+//! erase counts, states), per-plane free-block pools and write points.
+//!
+//! Logical pages are statically allocated to planes ([`crate::flash::StaticAllocator`]); inside a plane
+//! each write stream (host data, GC data) has its own write point in an open block. A block goes
+//! free → open → full → victim → erasing → free. Full blocks are the victim policy's candidates.
+//!
+//! Memory: 4 bytes per logical page (L2P) and 4 bytes per physical page (P2L; `NO_PAGE` marks an
+//! invalid or free page, so no separate valid bitmap is needed), plus 15 bytes per block.
+//!
+//! This module changes mapping state only through a few primitives ([`Ftl::host_write`],
+//! [`Ftl::relocate`], [`Ftl::begin_erase`] / [`Ftl::finish_erase`]); the GC mechanism in
+//! [`crate::gc`] is their only caller for GC data.
+
+pub mod precondition;
+
+use std::collections::VecDeque;
+
+use crate::config::Config;
+use crate::flash::{AllocationOrder, Geometry, StaticAllocator};
+use crate::gc::victim::{PlaneView, VictimKind, VictimPolicy};
+use crate::rng::SimRng;
+use crate::units::{Lpn, Ppn, NO_PAGE};
+
+/// Write streams: each has its own write point per plane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    /// Data written by the host.
+    Host = 0,
+    /// Valid data moved by GC.
+    Gc = 1,
+}
+
+/// Block life cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum BlockState {
+    Free = 0,
+    Open = 1,
+    Full = 2,
+    Victim = 3,
+    Erasing = 4,
+}
+
+const NO_BLOCK: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct WritePoint {
+    /// Plane-local block, or `NO_BLOCK`.
+    block: u32,
+    /// Next page to program in it.
+    next: u32,
+}
+
+struct PlaneState {
+    free: VecDeque<u32>,
+    wp: [WritePoint; 2],
+    victim: Box<dyn VictimPolicy>,
+}
+
+/// Counters of flash work done by the FTL.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FtlCounters {
+    /// Pages programmed with host data.
+    pub host_pages_written: u64,
+    /// Valid pages moved by GC.
+    pub gc_pages_moved: u64,
+    /// Blocks erased.
+    pub blocks_erased: u64,
+    /// Victims chosen.
+    pub victims: u64,
+    /// Valid pages the victims held when chosen.
+    pub victim_valid_pages: u64,
+}
+
+/// An FTL failure that the scheduling should have made impossible: reported, never a panic.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FtlError {
+    #[error("plane {plane} has no free block for a write point (GC did not keep up)")]
+    OutOfBlocks { plane: u32 },
+}
+
+/// The page-mapping FTL of one drive.
+pub struct Ftl {
+    geo: Geometry,
+    alloc: StaticAllocator,
+    l2p: Vec<Ppn>,
+    p2l: Vec<Lpn>,
+    valid: Vec<u16>,
+    erase_count: Vec<u32>,
+    last_modified: Vec<u64>,
+    state: Vec<BlockState>,
+    planes: Vec<PlaneState>,
+    /// Logical clock: page programs so far.
+    clock: u64,
+    threshold_blocks: u32,
+    victim_kind: VictimKind,
+    /// Work counters; reset after preconditioning.
+    pub counters: FtlCounters,
+}
+
+impl Ftl {
+    /// An empty (freshly erased) drive.
+    pub fn new(cfg: &Config, geo: &Geometry) -> Result<Ftl, String> {
+        let order = AllocationOrder::parse(&cfg.ftl.allocation)?;
+        let victim_kind: VictimKind = cfg.gc.victim.parse()?;
+        let nblocks = geo.blocks() as usize;
+        let planes = (0..geo.planes)
+            .map(|_| PlaneState {
+                free: (0..geo.blocks_per_plane).collect(),
+                wp: [WritePoint {
+                    block: NO_BLOCK,
+                    next: 0,
+                }; 2],
+                victim: victim_kind.build(geo.blocks_per_plane, geo.pages_per_block),
+            })
+            .collect();
+        Ok(Ftl {
+            geo: geo.clone(),
+            alloc: StaticAllocator::new(order, geo),
+            l2p: vec![NO_PAGE; geo.logical_pages as usize],
+            p2l: vec![NO_PAGE; geo.physical_pages as usize],
+            valid: vec![0; nblocks],
+            erase_count: vec![0; nblocks],
+            last_modified: vec![0; nblocks],
+            state: vec![BlockState::Free; nblocks],
+            planes,
+            clock: 0,
+            threshold_blocks: cfg.gc_threshold_blocks(),
+            victim_kind,
+            counters: FtlCounters::default(),
+        })
+    }
+
+    /// The geometry.
+    pub fn geometry(&self) -> &Geometry {
+        &self.geo
+    }
+
+    /// The victim policy in use.
+    pub fn victim_kind(&self) -> &VictimKind {
+        &self.victim_kind
+    }
+
+    /// The plane holding a logical page.
+    #[inline]
+    pub fn plane_of(&self, lpn: Lpn) -> u32 {
+        self.alloc.plane_of(lpn)
+    }
+
+    /// Where a logical page is, or `None` if it was never written.
+    #[inline]
+    pub fn lookup(&self, lpn: Lpn) -> Option<Ppn> {
+        let p = self.l2p[lpn as usize];
+        (p != NO_PAGE).then_some(p)
+    }
+
+    /// The logical page stored at a physical page, if that page is valid.
+    #[inline]
+    pub fn reverse(&self, ppn: Ppn) -> Option<Lpn> {
+        let l = self.p2l[ppn as usize];
+        (l != NO_PAGE).then_some(l)
+    }
+
+    /// Free blocks in a plane's pool.
+    #[inline]
+    pub fn free_blocks(&self, plane: u32) -> u32 {
+        self.planes[plane as usize].free.len() as u32
+    }
+
+    /// Free pages in a plane: free blocks plus what is left in the open write points.
+    pub fn free_pages(&self, plane: u32) -> u64 {
+        let ps = &self.planes[plane as usize];
+        let ppb = self.geo.pages_per_block as u64;
+        let open: u64 = ps
+            .wp
+            .iter()
+            .filter(|w| w.block != NO_BLOCK)
+            .map(|w| ppb - w.next as u64)
+            .sum();
+        ps.free.len() as u64 * ppb + open
+    }
+
+    /// Free blocks below which a plane collects.
+    #[inline]
+    pub fn threshold_blocks(&self) -> u32 {
+        self.threshold_blocks
+    }
+
+    /// True when a plane's free pool is below the GC threshold.
+    #[inline]
+    pub fn needs_gc(&self, plane: u32) -> bool {
+        self.free_blocks(plane) < self.threshold_blocks
+    }
+
+    /// Valid pages in a drive-wide block.
+    #[inline]
+    pub fn valid_pages(&self, global_block: u32) -> u32 {
+        self.valid[global_block as usize] as u32
+    }
+
+    /// State of a drive-wide block.
+    pub fn block_state(&self, global_block: u32) -> BlockState {
+        self.state[global_block as usize]
+    }
+
+    /// Erase counts of every block.
+    pub fn erase_counts(&self) -> &[u32] {
+        &self.erase_count
+    }
+
+    /// Candidates held by a plane's victim policy.
+    pub fn candidates(&self, plane: u32) -> usize {
+        self.planes[plane as usize].victim.len()
+    }
+
+    /// Marks `ppn` invalid, telling the victim policy when its block is a candidate.
+    #[inline]
+    fn invalidate(&mut self, ppn: Ppn) {
+        let gb = (ppn / self.geo.pages_per_block) as usize;
+        debug_assert!(self.p2l[ppn as usize] != NO_PAGE);
+        self.p2l[ppn as usize] = NO_PAGE;
+        let old = self.valid[gb];
+        debug_assert!(old > 0);
+        self.valid[gb] = old - 1;
+        self.last_modified[gb] = self.clock;
+        if self.state[gb] == BlockState::Full {
+            let plane = gb as u32 / self.geo.blocks_per_plane;
+            let local = gb as u32 % self.geo.blocks_per_plane;
+            let r = self.plane_range(plane);
+            let view = PlaneView {
+                valid: &self.valid[r.clone()],
+                erase_count: &self.erase_count[r.clone()],
+                last_modified: &self.last_modified[r],
+                now: self.clock,
+                pages_per_block: self.geo.pages_per_block,
+            };
+            self.planes[plane as usize]
+                .victim
+                .on_invalidate(local, old, &view);
+        }
+    }
+
+    #[inline]
+    fn plane_range(&self, plane: u32) -> std::ops::Range<usize> {
+        let b = self.geo.blocks_per_plane as usize;
+        plane as usize * b..(plane as usize + 1) * b
+    }
+
+    /// Takes the next free page of a plane's write point for `stream`, opening a block if needed.
+    #[inline]
+    fn allocate(&mut self, plane: u32, stream: Stream) -> Result<Ppn, FtlError> {
+        let ppb = self.geo.pages_per_block;
+        let bpp = self.geo.blocks_per_plane;
+        let ps = &mut self.planes[plane as usize];
+        let wp = &mut ps.wp[stream as usize];
+        if wp.block == NO_BLOCK {
+            let b = ps.free.pop_front().ok_or(FtlError::OutOfBlocks { plane })?;
+            let gb = (plane * bpp + b) as usize;
+            debug_assert_eq!(self.state[gb], BlockState::Free);
+            self.state[gb] = BlockState::Open;
+            wp.block = b;
+            wp.next = 0;
+        }
+        let block = wp.block;
+        let page = wp.next;
+        wp.next += 1;
+        if wp.next == ppb {
+            // The block turns full once its last page is mapped: see `fill_page`.
+            wp.block = NO_BLOCK;
+        }
+        Ok((plane * bpp + block) * ppb + page)
+    }
+
+    /// Maps `lpn` to the freshly allocated `ppn`, completing the block if it is now full.
+    #[inline]
+    fn fill_page(&mut self, lpn: Lpn, ppn: Ppn) {
+        debug_assert_eq!(self.p2l[ppn as usize], NO_PAGE);
+        self.p2l[ppn as usize] = lpn;
+        self.l2p[lpn as usize] = ppn;
+        let gb = (ppn / self.geo.pages_per_block) as usize;
+        self.valid[gb] += 1;
+        self.clock += 1;
+        self.last_modified[gb] = self.clock;
+        if ppn % self.geo.pages_per_block + 1 == self.geo.pages_per_block {
+            debug_assert_eq!(self.state[gb], BlockState::Open);
+            self.state[gb] = BlockState::Full;
+            let plane = gb as u32 / self.geo.blocks_per_plane;
+            let local = gb as u32 % self.geo.blocks_per_plane;
+            let r = self.plane_range(plane);
+            let view = PlaneView {
+                valid: &self.valid[r.clone()],
+                erase_count: &self.erase_count[r.clone()],
+                last_modified: &self.last_modified[r],
+                now: self.clock,
+                pages_per_block: self.geo.pages_per_block,
+            };
+            self.planes[plane as usize].victim.on_full(local, &view);
+        }
+    }
+
+    /// Writes host data for `lpn`: invalidates the old copy, programs a new page at the plane's host
+    /// write point and maps it. Returns the new physical page.
+    pub fn host_write(&mut self, lpn: Lpn) -> Result<Ppn, FtlError> {
+        let plane = self.plane_of(lpn);
+        let ppn = self.allocate(plane, Stream::Host)?;
+        let old = self.l2p[lpn as usize];
+        if old != NO_PAGE {
+            self.invalidate(old);
+        }
+        self.fill_page(lpn, ppn);
+        self.counters.host_pages_written += 1;
+        Ok(ppn)
+    }
+
+    /// Chooses a victim in `plane` (the policy decides) and marks it. Returns the plane-local block.
+    pub fn choose_victim(&mut self, plane: u32, rng: &mut SimRng) -> Option<u32> {
+        let r = self.plane_range(plane);
+        let view = PlaneView {
+            valid: &self.valid[r.clone()],
+            erase_count: &self.erase_count[r.clone()],
+            last_modified: &self.last_modified[r],
+            now: self.clock,
+            pages_per_block: self.geo.pages_per_block,
+        };
+        let b = self.planes[plane as usize].victim.pick(&view, rng)?;
+        let gb = (plane * self.geo.blocks_per_plane + b) as usize;
+        assert_eq!(
+            self.state[gb],
+            BlockState::Full,
+            "victim policy returned a block that is not a candidate"
+        );
+        self.state[gb] = BlockState::Victim;
+        self.counters.victims += 1;
+        self.counters.victim_valid_pages += self.valid[gb] as u64;
+        Some(b)
+    }
+
+    /// Next valid page of a victim at or after page `from`, as (page index, lpn).
+    #[inline]
+    pub fn next_valid_in_block(&self, plane: u32, block: u32, from: u32) -> Option<(u32, Lpn)> {
+        let base = self.geo.ppn(plane, block, 0);
+        (from..self.geo.pages_per_block).find_map(|p| {
+            let l = self.p2l[(base + p) as usize];
+            (l != NO_PAGE).then_some((p, l))
+        })
+    }
+
+    /// Moves the valid page `src` (holding `lpn`) to the plane's GC write point. Returns the new page.
+    pub fn relocate(&mut self, src: Ppn, lpn: Lpn) -> Result<Ppn, FtlError> {
+        assert_eq!(
+            self.p2l[src as usize], lpn,
+            "relocating a page that does not hold the logical page"
+        );
+        let plane = self.geo.addr(src).plane;
+        let dst = self.allocate(plane, Stream::Gc)?;
+        self.invalidate(src);
+        self.fill_page(lpn, dst);
+        self.counters.gc_pages_moved += 1;
+        Ok(dst)
+    }
+
+    /// Starts erasing a victim that holds no valid page.
+    pub fn begin_erase(&mut self, plane: u32, block: u32) {
+        let gb = (plane * self.geo.blocks_per_plane + block) as usize;
+        assert_eq!(
+            self.state[gb],
+            BlockState::Victim,
+            "erasing a block that is not a victim"
+        );
+        assert_eq!(self.valid[gb], 0, "erasing a block that holds valid data");
+        self.state[gb] = BlockState::Erasing;
+    }
+
+    /// Completes an erase: the block returns to its plane's free pool.
+    pub fn finish_erase(&mut self, plane: u32, block: u32) {
+        let gb = (plane * self.geo.blocks_per_plane + block) as usize;
+        assert_eq!(self.state[gb], BlockState::Erasing);
+        self.state[gb] = BlockState::Free;
+        self.erase_count[gb] += 1;
+        self.counters.blocks_erased += 1;
+        self.planes[plane as usize].free.push_back(block);
+    }
+
+    /// Checks every invariant of the mapping and the block table; returns the first violation.
+    /// Costs a pass over all pages: for tests and `--check`.
+    pub fn check(&self) -> Result<(), String> {
+        let g = &self.geo;
+        let mut valid = vec![0u32; g.blocks() as usize];
+        for (ppn, &lpn) in self.p2l.iter().enumerate() {
+            if lpn == NO_PAGE {
+                continue;
+            }
+            if lpn >= g.logical_pages {
+                return Err(format!(
+                    "physical page {ppn} maps to out-of-range lpn {lpn}"
+                ));
+            }
+            if self.l2p[lpn as usize] != ppn as u32 {
+                return Err(format!(
+                    "physical page {ppn} claims lpn {lpn}, which maps to {}",
+                    self.l2p[lpn as usize]
+                ));
+            }
+            valid[ppn / g.pages_per_block as usize] += 1;
+        }
+        for (lpn, &ppn) in self.l2p.iter().enumerate() {
+            if ppn == NO_PAGE {
+                continue;
+            }
+            if self.p2l[ppn as usize] != lpn as u32 {
+                return Err(format!("lpn {lpn} maps to {ppn}, which does not map back"));
+            }
+            if self.geo.addr(ppn).plane != self.plane_of(lpn as u32) {
+                return Err(format!(
+                    "lpn {lpn} is outside its statically allocated plane"
+                ));
+            }
+        }
+        for gb in 0..g.blocks() as usize {
+            if valid[gb] != self.valid[gb] as u32 {
+                return Err(format!(
+                    "block {gb}: valid count {} but {} valid pages",
+                    self.valid[gb], valid[gb]
+                ));
+            }
+            if matches!(self.state[gb], BlockState::Free | BlockState::Erasing) && valid[gb] != 0 {
+                return Err(format!("free or erasing block {gb} holds valid pages"));
+            }
+        }
+        for (p, ps) in self.planes.iter().enumerate() {
+            let (mut free, mut full, mut open) = (0usize, 0usize, 0usize);
+            for b in 0..g.blocks_per_plane {
+                match self.state[(p as u32 * g.blocks_per_plane + b) as usize] {
+                    BlockState::Free => free += 1,
+                    BlockState::Full => full += 1,
+                    BlockState::Open => open += 1,
+                    _ => {}
+                }
+            }
+            if free != ps.free.len() {
+                return Err(format!(
+                    "plane {p}: {free} free blocks but the pool holds {}",
+                    ps.free.len()
+                ));
+            }
+            if full != ps.victim.len() {
+                return Err(format!(
+                    "plane {p}: {full} full blocks but the victim policy holds {}",
+                    ps.victim.len()
+                ));
+            }
+            let wps = ps.wp.iter().filter(|w| w.block != NO_BLOCK).count();
+            if open != wps {
+                return Err(format!(
+                    "plane {p}: {open} open blocks but {wps} write points"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of logical pages currently mapped.
+    pub fn mapped_pages(&self) -> u64 {
+        self.l2p.iter().filter(|&&p| p != NO_PAGE).count() as u64
+    }
+}

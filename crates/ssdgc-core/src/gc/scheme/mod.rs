@@ -1,0 +1,134 @@
+//! GC schemes: *when* GC operations run relative to host I/O.
+//!
+//! The per-die scheduler asks the die's scheme what to do each time the die is free
+//! ([`GcScheme::next`]); the scheme answers with an [`Action`] and may start jobs through the
+//! [`DieContext`], which carries out every decision with the shared mechanism in [`crate::gc`].
+//! Schemes never touch the mapping themselves.
+
+mod baseline;
+mod zero;
+
+pub use baseline::Baseline;
+pub use zero::Zero;
+
+use std::collections::VecDeque;
+
+use super::GcJob;
+use crate::ftl::{Ftl, FtlError};
+use crate::rng::SimRng;
+use crate::units::SimTime;
+
+/// What a free die does next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Serve the host transaction at this index of the die's queue.
+    Host(usize),
+    /// Run the next operation of the die's GC job at this index.
+    Gc(usize),
+    /// Run all remaining operations of the die's GC job at this index back to back, holding the die
+    /// until the victim is erased. Same timing as issuing them one by one with nothing in between;
+    /// one completion event instead of one per operation.
+    GcJob(usize),
+    /// Nothing to do until something arrives.
+    Idle,
+}
+
+/// A queued host transaction as a scheme sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueuedTxn {
+    /// Target plane.
+    pub plane: u32,
+    /// A write (consumes free pages) rather than a read.
+    pub write: bool,
+}
+
+/// GC bookkeeping done outside the timed path (by the zero-latency oracle).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InstantGc {
+    /// Jobs run.
+    pub jobs: u64,
+}
+
+/// What a scheme may see and do while deciding for one die.
+pub struct DieContext<'a> {
+    /// Current simulated time.
+    pub now: SimTime,
+    /// The die.
+    pub die: u32,
+    pub(crate) ftl: &'a mut Ftl,
+    pub(crate) rng: &'a mut SimRng,
+    pub(crate) queue: &'a VecDeque<QueuedTxn>,
+    pub(crate) jobs: &'a mut Vec<GcJob>,
+    pub(crate) instant: &'a mut InstantGc,
+    pub(crate) error: &'a mut Option<FtlError>,
+}
+
+impl DieContext<'_> {
+    /// The FTL, read-only.
+    pub fn ftl(&self) -> &Ftl {
+        self.ftl
+    }
+    /// Host transactions waiting for this die, oldest first.
+    pub fn queue(&self) -> &VecDeque<QueuedTxn> {
+        self.queue
+    }
+    /// GC jobs in progress on this die.
+    pub fn jobs(&self) -> &[GcJob] {
+        self.jobs
+    }
+    /// Starts a job in `plane` (the victim policy chooses the block); returns its index.
+    pub fn start_job(&mut self, plane: u32) -> Option<usize> {
+        let job = super::start_job(self.ftl, plane, self.rng, self.now)?;
+        self.jobs.push(job);
+        Some(self.jobs.len() - 1)
+    }
+    /// Runs a whole job in `plane` with no simulated time (the zero-latency oracle). Returns false
+    /// when the plane had no candidate or the FTL failed.
+    pub fn collect_now(&mut self, plane: u32) -> bool {
+        match super::collect_now(self.ftl, plane, self.rng, self.now) {
+            Ok(Some(_)) => {
+                self.instant.jobs += 1;
+                true
+            }
+            Ok(None) => false,
+            Err(e) => {
+                *self.error = Some(e);
+                false
+            }
+        }
+    }
+}
+
+/// A GC scheme: decides what a free die does next.
+pub trait GcScheme: Send {
+    /// Decides the die's next action.
+    fn next(&mut self, cx: &mut DieContext<'_>) -> Action;
+}
+
+/// The schemes `--gc` accepts: (name, description).
+pub const SCHEMES: &[(&str, &str)] = &[
+    (
+        "baseline",
+        "on-demand serial GC (NPGC): per-plane free-block trigger, GC before host I/O, non-preemptible, holds the die",
+    ),
+    (
+        "zero",
+        "zero-latency oracle: all GC bookkeeping, no GC time (the lower bound for every scheme)",
+    ),
+];
+
+/// Builds a scheme by name.
+pub fn build(name: &str) -> Result<Box<dyn GcScheme>, String> {
+    match name {
+        "baseline" => Ok(Box::new(Baseline)),
+        "zero" => Ok(Box::new(Zero)),
+        _ => Err(format!(
+            "unknown GC scheme '{name}' (known: {})",
+            SCHEMES
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}

@@ -1,0 +1,136 @@
+//! Measurements: latency distributions and the run report.
+
+pub mod report;
+
+use hdrhistogram::Histogram;
+use serde::Serialize;
+
+use crate::units::{ns_to_us, SimTime};
+
+/// A latency distribution: exact count, mean, standard deviation and maximum, and percentiles from
+/// an HDR histogram with 3 significant digits (relative error ≤ 0.1%).
+#[derive(Clone, Debug)]
+pub struct LatencyStats {
+    hist: Histogram<u64>,
+    count: u64,
+    sum: u128,
+    mean: f64,
+    m2: f64,
+    max: SimTime,
+}
+
+impl Default for LatencyStats {
+    fn default() -> Self {
+        LatencyStats {
+            // 1 ns to ~2.8 hours at 3 significant digits; longer times saturate (the exact
+            // maximum is kept separately).
+            hist: Histogram::new_with_bounds(1, 10_000_000_000_000, 3)
+                .expect("valid histogram bounds"),
+            count: 0,
+            sum: 0,
+            mean: 0.0,
+            m2: 0.0,
+            max: 0,
+        }
+    }
+}
+
+/// A latency summary in microseconds, as reported.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct LatencySummary {
+    pub count: u64,
+    pub mean: f64,
+    pub std: f64,
+    /// Coefficient of variation: std / mean.
+    pub cv: f64,
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub p999: f64,
+    pub p9999: f64,
+    pub max: f64,
+}
+
+impl LatencyStats {
+    /// Records one response time in nanoseconds.
+    #[inline]
+    pub fn record(&mut self, ns: SimTime) {
+        self.hist.saturating_record(ns);
+        self.count += 1;
+        self.sum += ns as u128;
+        // Welford's update: numerically stable, and deterministic for a given order.
+        let x = ns as f64;
+        let d = x - self.mean;
+        self.mean += d / self.count as f64;
+        self.m2 += d * (x - self.mean);
+        self.max = self.max.max(ns);
+    }
+
+    /// Number recorded.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Exact mean in nanoseconds.
+    pub fn mean_ns(&self) -> f64 {
+        if self.count == 0 {
+            0.0
+        } else {
+            self.sum as f64 / self.count as f64
+        }
+    }
+
+    /// The summary in microseconds.
+    pub fn summary(&self) -> LatencySummary {
+        if self.count == 0 {
+            return LatencySummary::default();
+        }
+        let q = |p: f64| ns_to_us(self.hist.value_at_quantile(p).min(self.max));
+        let mean = self.mean_ns() / 1e3;
+        let std = (self.m2 / self.count as f64).sqrt() / 1e3;
+        LatencySummary {
+            count: self.count,
+            mean,
+            std,
+            cv: if mean > 0.0 { std / mean } else { 0.0 },
+            p50: q(0.5),
+            p90: q(0.9),
+            p99: q(0.99),
+            p999: q(0.999),
+            p9999: q(0.9999),
+            max: ns_to_us(self.max),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_matches_direct_computation() {
+        let mut s = LatencyStats::default();
+        let xs: Vec<u64> = (1..=1000).map(|i| i * 1000).collect();
+        for &x in &xs {
+            s.record(x);
+        }
+        let sum = s.summary();
+        assert_eq!(sum.count, 1000);
+        assert!((sum.mean - 500.5).abs() < 1e-9);
+        let var: f64 = xs
+            .iter()
+            .map(|&x| (x as f64 / 1e3 - 500.5).powi(2))
+            .sum::<f64>()
+            / 1000.0;
+        assert!((sum.std - var.sqrt()).abs() < 1e-6);
+        // Percentiles carry the histogram's 0.1% relative error.
+        assert!((sum.p50 - 500.0).abs() <= 0.5 + 500.0 * 1e-3, "{}", sum.p50);
+        assert!((sum.p99 - 990.0).abs() <= 1.0 + 990.0 * 1e-3, "{}", sum.p99);
+        assert_eq!(sum.max, 1000.0);
+    }
+
+    #[test]
+    fn empty_summary_is_zero() {
+        assert_eq!(LatencyStats::default().summary(), LatencySummary::default());
+    }
+}

@@ -1,0 +1,334 @@
+//! The run report: a stable, versioned JSON object (documented in `docs/report-schema.md`) and a
+//! human-readable table. Key names are fixed; new keys may be added in a compatible schema version,
+//! none is renamed or removed without a new major version.
+
+use serde::Serialize;
+
+use super::LatencySummary;
+use crate::config::Config;
+use crate::flash::Geometry;
+use crate::ftl::Ftl;
+use crate::sim::{RunStats, MARGINAL_RESPONSE};
+use crate::units::{ns_to_us, SimTime};
+
+/// Schema identifier of a single-run report.
+pub const SCHEMA: &str = "ssdgc-report/1";
+/// Schema identifier of a comparison.
+pub const COMPARE_SCHEMA: &str = "ssdgc-compare/1";
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Report {
+    pub schema: String,
+    pub scheme: String,
+    pub victim: String,
+    pub seed: u64,
+    pub workload: WorkloadInfo,
+    pub drive: DriveInfo,
+    pub requests: Requests,
+    pub latency_us: Latencies,
+    pub excess: Excess,
+    pub flash: Flash,
+    pub gc: Gc,
+    pub wear: Wear,
+    pub sim: Sim,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct WorkloadInfo {
+    pub name: String,
+    pub format: String,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct DriveInfo {
+    pub channels: u32,
+    pub chips_per_channel: u32,
+    pub dies_per_chip: u32,
+    pub planes_per_die: u32,
+    pub blocks_per_plane: u32,
+    pub pages_per_block: u32,
+    pub page_size: u64,
+    pub physical_pages: u64,
+    pub logical_pages: u64,
+    pub overprovision: f64,
+    pub gc_threshold: f64,
+    pub allocation: String,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Requests {
+    pub total: u64,
+    pub reads: u64,
+    pub writes: u64,
+    /// Reads of never-written pages, answered without flash access.
+    pub unmapped_page_reads: u64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Latencies {
+    pub all: LatencySummary,
+    pub read: LatencySummary,
+    pub write: LatencySummary,
+}
+
+/// Requests slower than the marginal response time, and by how much in total.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Excess {
+    pub marginal_us: f64,
+    pub requests: u64,
+    pub total_us: f64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Flash {
+    pub host_pages_written: u64,
+    pub host_pages_read: u64,
+    pub gc_pages_moved: u64,
+    pub blocks_erased: u64,
+    pub waf: f64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Gc {
+    pub invocations: u64,
+    pub total_time_us: f64,
+    pub mean_valid_pages_per_victim: f64,
+    pub mean_valid_share_per_victim: f64,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Wear {
+    pub erase_min: u32,
+    pub erase_max: u32,
+    pub erase_mean: f64,
+    pub erase_std: f64,
+    /// Blocks per erase count: `histogram[i]` blocks were erased `histogram_start + i` times
+    /// (or, when the spread is wide, fall in bin `i` of width `histogram_bin`).
+    pub histogram_start: u32,
+    pub histogram_bin: u32,
+    pub histogram: Vec<u64>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Sim {
+    pub simulated_s: f64,
+    pub wall_s: f64,
+    pub events: u64,
+}
+
+pub(crate) struct ReportInput<'a> {
+    pub cfg: &'a Config,
+    pub geo: &'a Geometry,
+    pub scheme: &'a str,
+    pub victim: String,
+    pub seed: u64,
+    pub workload_name: &'a str,
+    pub workload_format: &'a str,
+    pub ftl: &'a Ftl,
+    pub stats: &'a RunStats,
+    pub simulated: SimTime,
+    pub wall_s: f64,
+    pub events: u64,
+}
+
+fn wear(counts: &[u32]) -> Wear {
+    let n = counts.len().max(1) as f64;
+    let min = counts.iter().copied().min().unwrap_or(0);
+    let max = counts.iter().copied().max().unwrap_or(0);
+    let mean = counts.iter().map(|&c| c as f64).sum::<f64>() / n;
+    let var = counts
+        .iter()
+        .map(|&c| (c as f64 - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    let span = max - min + 1;
+    let bin = span.div_ceil(64).max(1);
+    let mut histogram = vec![0u64; span.div_ceil(bin) as usize];
+    for &c in counts {
+        histogram[((c - min) / bin) as usize] += 1;
+    }
+    Wear {
+        erase_min: min,
+        erase_max: max,
+        erase_mean: mean,
+        erase_std: var.sqrt(),
+        histogram_start: min,
+        histogram_bin: bin,
+        histogram,
+    }
+}
+
+pub(crate) fn build(i: &ReportInput<'_>) -> Report {
+    let c = i.ftl.counters;
+    let s = i.stats;
+    let g = i.geo;
+    let waf = if c.host_pages_written == 0 {
+        0.0
+    } else {
+        (c.host_pages_written + c.gc_pages_moved) as f64 / c.host_pages_written as f64
+    };
+    let mean_valid = if c.victims == 0 {
+        0.0
+    } else {
+        c.victim_valid_pages as f64 / c.victims as f64
+    };
+    Report {
+        schema: SCHEMA.into(),
+        scheme: i.scheme.into(),
+        victim: i.victim.clone(),
+        seed: i.seed,
+        workload: WorkloadInfo {
+            name: i.workload_name.into(),
+            format: i.workload_format.into(),
+        },
+        drive: DriveInfo {
+            channels: g.channels,
+            chips_per_channel: g.chips_per_channel,
+            dies_per_chip: g.dies_per_chip,
+            planes_per_die: g.planes_per_die,
+            blocks_per_plane: g.blocks_per_plane,
+            pages_per_block: g.pages_per_block,
+            page_size: g.page_size,
+            physical_pages: g.physical_pages as u64,
+            logical_pages: g.logical_pages as u64,
+            overprovision: i.cfg.geometry.overprovision,
+            gc_threshold: i.cfg.gc.threshold,
+            allocation: i.cfg.ftl.allocation.to_ascii_uppercase(),
+        },
+        requests: Requests {
+            total: s.lat_all.count(),
+            reads: s.lat_read.count(),
+            writes: s.lat_write.count(),
+            unmapped_page_reads: s.unmapped_reads,
+        },
+        latency_us: Latencies {
+            all: s.lat_all.summary(),
+            read: s.lat_read.summary(),
+            write: s.lat_write.summary(),
+        },
+        excess: Excess {
+            marginal_us: ns_to_us(MARGINAL_RESPONSE),
+            requests: s.excess_requests,
+            total_us: s.excess_ns as f64 / 1e3,
+        },
+        flash: Flash {
+            host_pages_written: c.host_pages_written,
+            host_pages_read: s.host_pages_read,
+            gc_pages_moved: c.gc_pages_moved,
+            blocks_erased: c.blocks_erased,
+            waf,
+        },
+        gc: Gc {
+            invocations: c.victims,
+            total_time_us: ns_to_us(s.gc_time),
+            mean_valid_pages_per_victim: mean_valid,
+            mean_valid_share_per_victim: mean_valid / g.pages_per_block as f64,
+        },
+        wear: wear(i.ftl.erase_counts()),
+        sim: Sim {
+            simulated_s: i.simulated as f64 / 1e9,
+            wall_s: i.wall_s,
+            events: i.events,
+        },
+    }
+}
+
+impl Report {
+    /// The report as one JSON object.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report always serialises")
+    }
+
+    /// A human-readable table.
+    pub fn to_table(&self) -> String {
+        let mut out = String::new();
+        let d = &self.drive;
+        out.push_str(&format!(
+            "ssdgc: scheme {} · victim {} · seed {}\n",
+            self.scheme, self.victim, self.seed
+        ));
+        out.push_str(&format!(
+            "drive: {}ch x {}chips x {}dies x {}planes x {}blocks x {}pages x {}B, op {:.2}, gc threshold {:.2}, {}\n",
+            d.channels,
+            d.chips_per_channel,
+            d.dies_per_chip,
+            d.planes_per_die,
+            d.blocks_per_plane,
+            d.pages_per_block,
+            d.page_size,
+            d.overprovision,
+            d.gc_threshold,
+            d.allocation
+        ));
+        out.push_str(&format!(
+            "workload: {} ({})\n",
+            self.workload.name, self.workload.format
+        ));
+        out.push_str(&format!(
+            "requests: {} ({} reads, {} writes)\n\n",
+            self.requests.total, self.requests.reads, self.requests.writes
+        ));
+        out.push_str(&format!(
+            "{:<6} {:>10} {:>10} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>11}\n",
+            "us", "mean", "std", "cv", "p50", "p90", "p99", "p99.9", "p99.99", "max"
+        ));
+        for (name, l) in [
+            ("all", &self.latency_us.all),
+            ("read", &self.latency_us.read),
+            ("write", &self.latency_us.write),
+        ] {
+            out.push_str(&format!(
+                "{:<6} {:>10.1} {:>10.1} {:>6.2} {:>10.1} {:>10.1} {:>10.1} {:>10.1} {:>10.1} {:>11.1}\n",
+                name, l.mean, l.std, l.cv, l.p50, l.p90, l.p99, l.p999, l.p9999, l.max
+            ));
+        }
+        let f = &self.flash;
+        out.push_str(&format!(
+            "\nflash: {} host pages written, {} read, {} moved by GC, {} blocks erased, WAF {:.3}\n",
+            f.host_pages_written, f.host_pages_read, f.gc_pages_moved, f.blocks_erased, f.waf
+        ));
+        let g = &self.gc;
+        out.push_str(&format!(
+            "gc: {} invocations, {:.1} ms total, {:.1} valid pages per victim ({:.1}%)\n",
+            g.invocations,
+            g.total_time_us / 1e3,
+            g.mean_valid_pages_per_victim,
+            100.0 * g.mean_valid_share_per_victim
+        ));
+        let w = &self.wear;
+        out.push_str(&format!(
+            "wear: erases per block min {} max {} mean {:.2} std {:.2}\n",
+            w.erase_min, w.erase_max, w.erase_mean, w.erase_std
+        ));
+        out.push_str(&format!(
+            "over {:.0} ms: {} requests, {:.1} ms excess in total\n",
+            self.excess.marginal_us / 1e3,
+            self.excess.requests,
+            self.excess.total_us / 1e3
+        ));
+        out.push_str(&format!(
+            "sim: {:.3} s simulated, {:.3} s wall, {} events\n",
+            self.sim.simulated_s, self.sim.wall_s, self.sim.events
+        ));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wear_histogram_counts_every_block() {
+        let counts: Vec<u32> = (0..1000).map(|i| i % 7 + 3).collect();
+        let w = wear(&counts);
+        assert_eq!(w.erase_min, 3);
+        assert_eq!(w.erase_max, 9);
+        assert_eq!(w.histogram.iter().sum::<u64>(), 1000);
+        assert_eq!(w.histogram.len(), 7);
+        let wide: Vec<u32> = (0..1000).collect();
+        let w = wear(&wide);
+        assert!(w.histogram.len() <= 64);
+        assert_eq!(w.histogram.iter().sum::<u64>(), 1000);
+    }
+}

@@ -1,0 +1,713 @@
+//! The simulator: one drive, one workload, one run.
+//!
+//! Host requests are split into page transactions queued at the die of their plane. Each die runs one
+//! command at a time; whenever a die is free its GC scheme decides whether it serves a queued host
+//! transaction or the next operation of a GC job ([`crate::gc::scheme`]). Channel transfers are
+//! reserved on the channel bus in dispatch order (a channel carries one transfer at a time).
+//!
+//! Command timing (`cmd` = command/address cycles, `xfer` = one page over the channel):
+//! - host read: die `cmd + read`, then the page goes out over the channel; the die stays busy until
+//!   the transfer ends (its register holds the data);
+//! - host write: the page comes in over the channel, then `cmd + program` on the die;
+//! - GC move with copyback: `cmd + read + cmd + program`, no channel; without copyback the page also
+//!   goes out and back over the channel;
+//! - erase: `cmd + erase`.
+//!
+//! Nothing here reads the wall clock; the simulator owns all of its state, so several can run in one
+//! process at once.
+
+use std::collections::VecDeque;
+
+use crate::config::Config;
+use crate::engine::{Event, EventQueue};
+use crate::flash::{Geometry, Timing};
+use crate::ftl::precondition::{self, Precondition};
+use crate::ftl::{Ftl, FtlError};
+use crate::gc::scheme::{self, Action, DieContext, GcScheme, InstantGc, QueuedTxn};
+use crate::gc::{self, GcJob, GcOp};
+use crate::host::{ReplayMode, Workload};
+use crate::metrics::report::{self, Report};
+use crate::metrics::LatencyStats;
+use crate::rng::{rng_for, SimRng};
+use crate::units::{Lpn, SimTime};
+use ssdgc_workload::{IoRecord, Op, WorkloadError};
+
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    #[error("{0}")]
+    Config(String),
+    #[error("{0}")]
+    Workload(#[from] WorkloadError),
+    #[error("{source_name}: request {index}: {msg}")]
+    Address {
+        source_name: String,
+        index: u64,
+        msg: String,
+    },
+    #[error("the drive failed: {0}")]
+    Ftl(#[from] FtlError),
+    #[error("invariant violated at {time_ns} ns: {msg}")]
+    Invariant { time_ns: SimTime, msg: String },
+    #[error("the run stalled with {0} requests never completed")]
+    Stalled(u64),
+}
+
+/// Options of a run that are not drive settings.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// Check the FTL's invariants while running (every `check_every` events and at the end).
+    pub check: bool,
+    /// Events between checks in checking mode.
+    pub check_every: u64,
+    /// Preconditioning.
+    pub precondition: Precondition,
+}
+
+impl RunOptions {
+    /// Options from a configuration's defaults.
+    pub fn from_config(cfg: &Config, seed: u64) -> Result<Self, String> {
+        let p = Precondition::parse(&cfg.precondition.mode, cfg.precondition.overwrites)?;
+        let p = match p {
+            Precondition::Steady(_) => Precondition::Steady(cfg.precondition.overwrites),
+            other => other,
+        };
+        Ok(RunOptions {
+            seed,
+            check: false,
+            check_every: 100_000,
+            precondition: p,
+        })
+    }
+}
+
+/// Progress of a run, for display.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Requests completed.
+    pub completed: u64,
+    /// Requests expected, when known.
+    pub expected: Option<u64>,
+    /// Simulated time so far.
+    pub now: SimTime,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Txn {
+    req: u32,
+    lpn: Lpn,
+    write: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Req {
+    arrival: SimTime,
+    /// First logical page, before folding.
+    first: u64,
+    /// Pages touched; transactions still to complete once admitted.
+    pending: u32,
+    write: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Running {
+    Nothing,
+    Host(u32),
+    Gc { job: usize, op: GcOp },
+}
+
+struct Die {
+    queue: VecDeque<QueuedTxn>,
+    ids: VecDeque<u32>,
+    jobs: Vec<GcJob>,
+    running: Running,
+}
+
+/// Counters of a run, beyond the FTL's.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RunStats {
+    pub lat_all: LatencyStats,
+    pub lat_read: LatencyStats,
+    pub lat_write: LatencyStats,
+    pub host_pages_read: u64,
+    pub unmapped_reads: u64,
+    pub gc_time: SimTime,
+    pub gc_jobs_done: u64,
+    pub excess_requests: u64,
+    pub excess_ns: u128,
+    pub requests_seen: u64,
+}
+
+/// Response time above which the excess is reported.
+pub const MARGINAL_RESPONSE: SimTime = 30 * crate::units::MS;
+
+/// One drive replaying one workload.
+pub struct Simulator {
+    cfg: Config,
+    geo: Geometry,
+    timing: Timing,
+    ftl: Ftl,
+    scheme: Box<dyn GcScheme>,
+    scheme_name: String,
+    rng: SimRng,
+    events: EventQueue,
+    dies: Vec<Die>,
+    channel_free: Vec<SimTime>,
+    txns: Vec<Txn>,
+    free_txns: Vec<u32>,
+    reqs: Vec<Req>,
+    free_reqs: Vec<u32>,
+    waiting: VecDeque<u32>,
+    in_device: u32,
+    outstanding: u64,
+    workload: Workload,
+    next_arrival: Option<IoRecord>,
+    first_time: Option<u64>,
+    exhausted: bool,
+    now: SimTime,
+    instant: InstantGc,
+    error: Option<SimError>,
+    ftl_error: Option<FtlError>,
+    stats: RunStats,
+    opts: RunOptions,
+    precondition_wall: f64,
+}
+
+impl Simulator {
+    /// Builds the drive, preconditions it, and readies the workload.
+    pub fn new(cfg: &Config, workload: Workload, opts: RunOptions) -> Result<Simulator, SimError> {
+        cfg.validate()
+            .map_err(|e| SimError::Config(e.to_string()))?;
+        let geo = Geometry::new(cfg);
+        let timing = Timing::new(cfg);
+        let mut ftl = Ftl::new(cfg, &geo).map_err(SimError::Config)?;
+        let scheme = scheme::build(&cfg.gc.scheme).map_err(SimError::Config)?;
+        let started = std::time::Instant::now();
+        let mut pre_rng = rng_for(opts.seed, 1);
+        precondition::run(&mut ftl, opts.precondition, &mut pre_rng)?;
+        let precondition_wall = started.elapsed().as_secs_f64();
+        if opts.check {
+            ftl.check()
+                .map_err(|msg| SimError::Invariant { time_ns: 0, msg })?;
+        }
+        let dies = (0..geo.dies)
+            .map(|_| Die {
+                queue: VecDeque::new(),
+                ids: VecDeque::new(),
+                jobs: Vec::new(),
+                running: Running::Nothing,
+            })
+            .collect();
+        Ok(Simulator {
+            cfg: cfg.clone(),
+            channel_free: vec![0; geo.channels as usize],
+            events: EventQueue::new(geo.dies as usize + 4),
+            timing,
+            ftl,
+            scheme,
+            scheme_name: cfg.gc.scheme.clone(),
+            rng: rng_for(opts.seed, 2),
+            dies,
+            txns: Vec::new(),
+            free_txns: Vec::new(),
+            reqs: Vec::new(),
+            free_reqs: Vec::new(),
+            waiting: VecDeque::new(),
+            in_device: 0,
+            outstanding: 0,
+            workload,
+            next_arrival: None,
+            first_time: None,
+            exhausted: false,
+            now: 0,
+            instant: InstantGc::default(),
+            error: None,
+            ftl_error: None,
+            stats: RunStats::default(),
+            opts,
+            precondition_wall,
+            geo,
+        })
+    }
+
+    /// The FTL (for tests and inspection).
+    pub fn ftl(&self) -> &Ftl {
+        &self.ftl
+    }
+
+    /// Runs to the end of the workload and returns the report.
+    pub fn run(self) -> Result<Report, SimError> {
+        self.run_with_progress(&mut |_| {})
+    }
+
+    /// Runs to the end, calling `progress` now and then.
+    pub fn run_with_progress(
+        mut self,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<Report, SimError> {
+        let started = std::time::Instant::now();
+        match self.workload.mode {
+            ReplayMode::OpenLoop => self.schedule_next_arrival()?,
+            ReplayMode::ClosedLoop(qd) => {
+                for _ in 0..qd {
+                    if !self.issue_closed_loop()? {
+                        break;
+                    }
+                }
+            }
+        }
+        while let Some((t, ev)) = self.events.pop() {
+            debug_assert!(t >= self.now, "time went backwards");
+            self.now = t;
+            match ev {
+                Event::Arrival => self.on_arrival()?,
+                Event::DieDone(d) => self.on_die_done(d)?,
+            }
+            if let Some(e) = self.error.take() {
+                return Err(e);
+            }
+            if let Some(e) = self.ftl_error.take() {
+                return Err(e.into());
+            }
+            let n = self.events.processed();
+            if self.opts.check && n % self.opts.check_every == 0 {
+                self.check()?;
+            }
+            if n & 0xFFFF == 0 {
+                progress(Progress {
+                    completed: self.stats.lat_all.count(),
+                    expected: self.workload.expected,
+                    now: self.now,
+                });
+            }
+        }
+        if self.outstanding > 0 {
+            return Err(SimError::Stalled(self.outstanding));
+        }
+        if self.opts.check {
+            self.check()?;
+        }
+        progress(Progress {
+            completed: self.stats.lat_all.count(),
+            expected: self.workload.expected,
+            now: self.now,
+        });
+        let wall = started.elapsed().as_secs_f64() + self.precondition_wall;
+        Ok(report::build(&report::ReportInput {
+            cfg: &self.cfg,
+            geo: &self.geo,
+            scheme: &self.scheme_name,
+            victim: self.ftl.victim_kind().name(),
+            seed: self.opts.seed,
+            workload_name: &self.workload.name,
+            workload_format: &self.workload.format,
+            ftl: &self.ftl,
+            stats: &self.stats,
+            simulated: self.now,
+            wall_s: wall,
+            events: self.events.processed(),
+        }))
+    }
+
+    fn check(&self) -> Result<(), SimError> {
+        self.ftl.check().map_err(|msg| SimError::Invariant {
+            time_ns: self.now,
+            msg,
+        })?;
+        let queued: usize = self.dies.iter().map(|d| d.ids.len()).sum();
+        let running = self
+            .dies
+            .iter()
+            .filter(|d| matches!(d.running, Running::Host(_)))
+            .count();
+        let live_txns = self.txns.len() - self.free_txns.len();
+        if queued + running != live_txns {
+            return Err(SimError::Invariant {
+                time_ns: self.now,
+                msg: format!(
+                    "{live_txns} live transactions but {queued} queued and {running} running"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    fn next_record(&mut self) -> Result<Option<IoRecord>, SimError> {
+        if self.exhausted {
+            return Ok(None);
+        }
+        match self.workload.records.next() {
+            Some(Ok(r)) => {
+                self.stats.requests_seen += 1;
+                Ok(Some(r))
+            }
+            Some(Err(e)) => Err(e.into()),
+            None => {
+                self.exhausted = true;
+                Ok(None)
+            }
+        }
+    }
+
+    fn schedule_next_arrival(&mut self) -> Result<(), SimError> {
+        if let Some(rec) = self.next_record()? {
+            let first = *self.first_time.get_or_insert(rec.time_ns);
+            let rel = rec.time_ns.saturating_sub(first);
+            let scale = self.cfg.host.time_scale;
+            let t = if scale == 1.0 {
+                rel
+            } else {
+                (rel as f64 * scale).round() as SimTime
+            };
+            self.next_arrival = Some(rec);
+            self.events.schedule(t.max(self.now), Event::Arrival);
+        }
+        Ok(())
+    }
+
+    fn on_arrival(&mut self) -> Result<(), SimError> {
+        let rec = self
+            .next_arrival
+            .take()
+            .expect("an arrival event always has its record");
+        self.submit(rec, self.now)?;
+        self.schedule_next_arrival()
+    }
+
+    fn issue_closed_loop(&mut self) -> Result<bool, SimError> {
+        match self.next_record()? {
+            Some(rec) => {
+                self.submit(rec, self.now)?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// Logical page range of a record, folded or rejected as configured.
+    fn pages_of(&self, rec: &IoRecord) -> Result<(u64, u64), SimError> {
+        let ps = self.geo.page_size;
+        let first = rec.offset / ps;
+        let last = (rec.offset + rec.len.max(1) - 1) / ps;
+        let logical = self.geo.logical_pages as u64;
+        if last >= logical && self.cfg.host.fold == "reject" {
+            return Err(SimError::Address {
+                source_name: self.workload.source.clone(),
+                index: self.stats.requests_seen,
+                msg: format!(
+                    "bytes {}..{} lie beyond the drive's logical space of {} bytes (set host.fold=wrap to fold addresses)",
+                    rec.offset,
+                    rec.offset + rec.len,
+                    logical * ps
+                ),
+            });
+        }
+        Ok((first, last - first + 1))
+    }
+
+    fn submit(&mut self, rec: IoRecord, arrival: SimTime) -> Result<(), SimError> {
+        let (first, npages) = self.pages_of(&rec)?;
+        let write = rec.op == Op::Write;
+        let req = Req {
+            arrival,
+            first,
+            pending: npages as u32,
+            write,
+        };
+        let id = match self.free_reqs.pop() {
+            Some(i) => {
+                self.reqs[i as usize] = req;
+                i
+            }
+            None => {
+                self.reqs.push(req);
+                self.reqs.len() as u32 - 1
+            }
+        };
+        self.outstanding += 1;
+        if self.in_device < self.cfg.host.queue_depth && self.waiting.is_empty() {
+            self.admit(id);
+        } else {
+            self.waiting.push_back(id);
+        }
+        Ok(())
+    }
+
+    /// Moves a request into the device queue: one transaction per page, queued at its die.
+    fn admit(&mut self, id: u32) {
+        self.in_device += 1;
+        let Req {
+            first,
+            pending,
+            write,
+            ..
+        } = self.reqs[id as usize];
+        let logical = self.geo.logical_pages as u64;
+        let mut immediate = 0;
+        for i in 0..pending as u64 {
+            let lpn = ((first + i) % logical) as Lpn;
+            if !write && self.ftl.lookup(lpn).is_none() {
+                // Never written: the FTL answers without touching flash.
+                self.stats.unmapped_reads += 1;
+                immediate += 1;
+                continue;
+            }
+            let txn = Txn {
+                req: id,
+                lpn,
+                write,
+            };
+            let t = match self.free_txns.pop() {
+                Some(t) => {
+                    self.txns[t as usize] = txn;
+                    t
+                }
+                None => {
+                    self.txns.push(txn);
+                    self.txns.len() as u32 - 1
+                }
+            };
+            let plane = self.ftl.plane_of(lpn);
+            let d = self.geo.die_of_plane(plane);
+            let die = &mut self.dies[d as usize];
+            die.queue.push_back(QueuedTxn { plane, write });
+            die.ids.push_back(t);
+            self.kick(d);
+        }
+        for _ in 0..immediate {
+            self.page_done(id);
+        }
+    }
+
+    /// One page of request `id` is done; completes the request when it was the last.
+    fn page_done(&mut self, id: u32) {
+        let r = &mut self.reqs[id as usize];
+        r.pending -= 1;
+        if r.pending > 0 {
+            return;
+        }
+        let lat = self.now - r.arrival;
+        let write = r.write;
+        self.stats.lat_all.record(lat);
+        if write {
+            self.stats.lat_write.record(lat);
+        } else {
+            self.stats.lat_read.record(lat);
+        }
+        if lat > MARGINAL_RESPONSE {
+            self.stats.excess_requests += 1;
+            self.stats.excess_ns += (lat - MARGINAL_RESPONSE) as u128;
+        }
+        self.free_reqs.push(id);
+        self.in_device -= 1;
+        self.outstanding -= 1;
+        if let Some(next) = self.waiting.pop_front() {
+            self.admit(next);
+        }
+        if let ReplayMode::ClosedLoop(_) = self.workload.mode {
+            if let Err(e) = self.issue_closed_loop() {
+                self.error.get_or_insert(e);
+            }
+        }
+    }
+
+    /// Lets a free die start its next operation, as its scheme decides.
+    fn kick(&mut self, d: u32) {
+        // Each round either starts an operation (and returns) or retires a finished job; a die has
+        // few jobs, so this bound is never reached in a correct run.
+        for _ in 0..64 {
+            let die = &mut self.dies[d as usize];
+            if !matches!(die.running, Running::Nothing) {
+                return;
+            }
+            let mut cx = DieContext {
+                now: self.now,
+                die: d,
+                ftl: &mut self.ftl,
+                rng: &mut self.rng,
+                queue: &die.queue,
+                jobs: &mut die.jobs,
+                instant: &mut self.instant,
+                error: &mut self.ftl_error,
+            };
+            match self.scheme.next(&mut cx) {
+                Action::Idle => return,
+                Action::Host(i) => {
+                    let (Some(_), Some(t)) = (die.queue.remove(i), die.ids.remove(i)) else {
+                        self.invariant(format!(
+                            "scheme chose host transaction {i} of an empty slot"
+                        ));
+                        return;
+                    };
+                    self.start_host(d, t);
+                    return;
+                }
+                Action::GcJob(j) => {
+                    if j >= die.jobs.len() {
+                        self.invariant(format!("scheme chose GC job {j}, which does not exist"));
+                        return;
+                    }
+                    self.start_gc_job(d, j);
+                    return;
+                }
+                Action::Gc(j) => {
+                    let Some(job) = die.jobs.get_mut(j) else {
+                        self.invariant(format!("scheme chose GC job {j}, which does not exist"));
+                        return;
+                    };
+                    match gc::dispatch_next(&mut self.ftl, job) {
+                        Ok(Some(op)) => {
+                            let dur = self.start_gc_op(d, j, op);
+                            self.stats.gc_time += dur;
+                            return;
+                        }
+                        Ok(None) => {
+                            die.jobs.remove(j);
+                        }
+                        Err(e) => {
+                            self.ftl_error.get_or_insert(e);
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+        self.invariant(format!("die {d}: its scheme made no progress"));
+    }
+
+    fn invariant(&mut self, msg: String) {
+        self.error.get_or_insert(SimError::Invariant {
+            time_ns: self.now,
+            msg,
+        });
+    }
+
+    /// Starts host transaction `t` on die `d`.
+    fn start_host(&mut self, d: u32, t: u32) {
+        let txn = self.txns[t as usize];
+        let tm = self.timing;
+        let ch = self.geo.channel_of_die(d) as usize;
+        let now = self.now;
+        let finish = if txn.write {
+            if let Err(e) = self.ftl.host_write(txn.lpn) {
+                self.ftl_error.get_or_insert(e);
+                return;
+            }
+            let xs = (now + tm.command).max(self.channel_free[ch]);
+            self.channel_free[ch] = xs + tm.transfer;
+            xs + tm.transfer + tm.program
+        } else {
+            self.stats.host_pages_read += 1;
+            let ready = now + tm.command + tm.read;
+            let xs = ready.max(self.channel_free[ch]);
+            self.channel_free[ch] = xs + tm.transfer;
+            xs + tm.transfer
+        };
+        self.dies[d as usize].running = Running::Host(t);
+        self.events.schedule(finish, Event::DieDone(d));
+    }
+
+    /// Runs every remaining operation of job `j` on die `d` back to back; one completion event, for
+    /// the erase, at the end.
+    fn start_gc_job(&mut self, d: u32, j: usize) {
+        let start = self.now;
+        let ch = self.geo.channel_of_die(d) as usize;
+        let mut t = start;
+        let mut last = None;
+        let job = &mut self.dies[d as usize].jobs[j];
+        loop {
+            match gc::dispatch_next(&mut self.ftl, job) {
+                Ok(Some(op)) => {
+                    t = gc_op_end(
+                        &self.timing,
+                        self.cfg.gc.copyback,
+                        &mut self.channel_free,
+                        ch,
+                        t,
+                        op,
+                    );
+                    last = Some(op);
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    self.ftl_error.get_or_insert(e);
+                    return;
+                }
+            }
+        }
+        let Some(op) = last else {
+            self.dies[d as usize].jobs.remove(j);
+            return;
+        };
+        self.stats.gc_time += t - start;
+        self.dies[d as usize].running = Running::Gc { job: j, op };
+        self.events.schedule(t, Event::DieDone(d));
+    }
+
+    /// Starts GC operation `op` of job `j` on die `d`; returns its duration.
+    fn start_gc_op(&mut self, d: u32, j: usize, op: GcOp) -> SimTime {
+        let now = self.now;
+        let ch = self.geo.channel_of_die(d) as usize;
+        let finish = gc_op_end(
+            &self.timing,
+            self.cfg.gc.copyback,
+            &mut self.channel_free,
+            ch,
+            now,
+            op,
+        );
+        self.dies[d as usize].running = Running::Gc { job: j, op };
+        self.events.schedule(finish, Event::DieDone(d));
+        finish - now
+    }
+
+    fn on_die_done(&mut self, d: u32) -> Result<(), SimError> {
+        let running = std::mem::replace(&mut self.dies[d as usize].running, Running::Nothing);
+        match running {
+            Running::Nothing => {
+                return Err(SimError::Invariant {
+                    time_ns: self.now,
+                    msg: format!("die {d} finished an operation it was not running"),
+                })
+            }
+            Running::Host(t) => {
+                let req = self.txns[t as usize].req;
+                self.free_txns.push(t);
+                self.page_done(req);
+            }
+            Running::Gc { job, op } => {
+                gc::complete(&mut self.ftl, op);
+                if let GcOp::Erase { .. } = op {
+                    self.dies[d as usize].jobs.remove(job);
+                    self.stats.gc_jobs_done += 1;
+                }
+            }
+        }
+        self.kick(d);
+        Ok(())
+    }
+}
+
+/// When a GC operation started at `now` on a die of channel `ch` ends, reserving the channel for
+/// its transfers when it has any.
+fn gc_op_end(
+    tm: &Timing,
+    copyback: bool,
+    channel_free: &mut [SimTime],
+    ch: usize,
+    now: SimTime,
+    op: GcOp,
+) -> SimTime {
+    match op {
+        GcOp::Move { .. } if copyback => now + 2 * tm.command + tm.read + tm.program,
+        GcOp::Move { .. } => {
+            let ready = now + tm.command + tm.read;
+            let xs = ready.max(channel_free[ch]);
+            channel_free[ch] = xs + 2 * tm.transfer;
+            xs + 2 * tm.transfer + tm.command + tm.program
+        }
+        GcOp::Erase { .. } => now + tm.command + tm.erase,
+    }
+}

@@ -1,0 +1,101 @@
+//! End-to-end runs of the simulator on in-memory workloads.
+
+use rand::{Rng, SeedableRng};
+use ssdgc_core::ftl::precondition::Precondition;
+use ssdgc_core::host::{ReplayMode, Workload};
+use ssdgc_core::{Config, ConfigBuilder, RunOptions, Simulator};
+use ssdgc_workload::{IoRecord, Op};
+
+fn random_writes(n: usize, logical_bytes: u64, seed: u64, gap_ns: u64) -> Vec<IoRecord> {
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    (0..n)
+        .map(|i| IoRecord {
+            time_ns: i as u64 * gap_ns,
+            op: if rng.gen_bool(0.3) {
+                Op::Read
+            } else {
+                Op::Write
+            },
+            offset: rng.gen_range(0..logical_bytes / 4096) * 4096,
+            len: 4096 * rng.gen_range(1..4),
+        })
+        .collect()
+}
+
+fn run(cfg: &Config, mode: ReplayMode, n: usize, check: bool) -> ssdgc_core::Report {
+    let geo = ssdgc_core::flash::Geometry::new(cfg);
+    let recs = random_writes(n, geo.logical_bytes(), 7, 200_000);
+    let mut opts = RunOptions::from_config(cfg, 42).unwrap();
+    opts.check = check;
+    opts.check_every = 5_000;
+    Simulator::new(cfg, Workload::from_records(recs, mode, "test"), opts)
+        .unwrap()
+        .run()
+        .unwrap()
+}
+
+#[test]
+fn closed_loop_run_completes_every_request_with_checks() {
+    let cfg = Config::default();
+    let r = run(&cfg, ReplayMode::ClosedLoop(32), 30_000, true);
+    assert_eq!(r.requests.total, 30_000);
+    assert_eq!(r.requests.reads + r.requests.writes, 30_000);
+    assert!(r.flash.waf > 1.0, "{}", r.flash.waf);
+    assert!(r.gc.invocations > 0);
+    assert!(r.latency_us.write.mean > r.latency_us.read.mean);
+}
+
+#[test]
+fn open_loop_run_completes_every_request_with_checks() {
+    let cfg = Config::default();
+    let r = run(&cfg, ReplayMode::OpenLoop, 20_000, true);
+    assert_eq!(r.requests.total, 20_000);
+    assert!(r.sim.simulated_s >= 20_000.0 * 200e-6 * 0.99);
+}
+
+#[test]
+fn same_seed_same_report() {
+    let cfg = Config::default();
+    let mut a = run(&cfg, ReplayMode::ClosedLoop(16), 10_000, false);
+    let mut b = run(&cfg, ReplayMode::ClosedLoop(16), 10_000, false);
+    a.sim.wall_s = 0.0;
+    b.sim.wall_s = 0.0;
+    assert_eq!(a.to_json(), b.to_json());
+}
+
+#[test]
+fn zero_gc_is_a_lower_bound() {
+    let cfg = Config::default();
+    let base = run(&cfg, ReplayMode::OpenLoop, 20_000, false);
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    b.set("gc.scheme=zero").unwrap();
+    let zero = run(&b.build().unwrap(), ReplayMode::OpenLoop, 20_000, true);
+    assert_eq!(zero.gc.total_time_us, 0.0);
+    assert!(zero.gc.invocations > 0);
+    assert!(zero.latency_us.all.mean < base.latency_us.all.mean);
+    assert!(zero.latency_us.all.max <= base.latency_us.all.max);
+}
+
+#[test]
+fn precondition_none_and_fill_work() {
+    let cfg = Config::default();
+    for p in [Precondition::None, Precondition::Fill] {
+        let geo = ssdgc_core::flash::Geometry::new(&cfg);
+        let recs = random_writes(5_000, geo.logical_bytes(), 3, 100_000);
+        let mut opts = RunOptions::from_config(&cfg, 1).unwrap();
+        opts.precondition = p;
+        opts.check = true;
+        let r = Simulator::new(
+            &cfg,
+            Workload::from_records(recs, ReplayMode::OpenLoop, "t"),
+            opts,
+        )
+        .unwrap()
+        .run()
+        .unwrap();
+        assert_eq!(r.requests.total, 5_000);
+        if p == Precondition::None {
+            assert!(r.requests.unmapped_page_reads > 0);
+        }
+    }
+}
