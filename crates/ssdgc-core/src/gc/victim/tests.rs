@@ -1,0 +1,469 @@
+//! Shared checks for every victim policy: a naive reference model of the candidate set driven in
+//! lockstep with a policy by random notification sequences.
+
+use std::collections::{BTreeSet, VecDeque};
+
+use proptest::prelude::*;
+
+use super::{list, PlaneView, VictimKind};
+use crate::rng::{rng_for, SimRng};
+
+/// A plane as the GC mechanism would see it, plus the naive candidate set.
+struct RefPlane {
+    ppb: u32,
+    valid: Vec<u16>,
+    erase_count: Vec<u32>,
+    last_modified: Vec<u64>,
+    now: u64,
+    candidates: BTreeSet<u32>,
+    fill_order: VecDeque<u32>,
+}
+
+impl RefPlane {
+    fn new(blocks: u32, ppb: u32) -> Self {
+        Self {
+            ppb,
+            valid: vec![0; blocks as usize],
+            erase_count: vec![0; blocks as usize],
+            last_modified: vec![0; blocks as usize],
+            now: 0,
+            candidates: BTreeSet::new(),
+            fill_order: VecDeque::new(),
+        }
+    }
+
+    fn view(&self) -> PlaneView<'_> {
+        PlaneView {
+            valid: &self.valid,
+            erase_count: &self.erase_count,
+            last_modified: &self.last_modified,
+            now: self.now,
+            pages_per_block: self.ppb,
+        }
+    }
+
+    fn age(&self, b: u32) -> u64 {
+        self.now - self.last_modified[b as usize]
+    }
+
+    /// Brute-force cost-benefit score, straight from the formula.
+    fn cb_score(&self, b: u32) -> f64 {
+        let u = self.valid[b as usize] as f64 / self.ppb as f64;
+        if u == 0.0 {
+            f64::INFINITY
+        } else {
+            (1.0 - u) * self.age(b) as f64 / (2.0 * u)
+        }
+    }
+
+    /// Brute-force CAT score, straight from the formula.
+    fn cat_score(&self, b: u32) -> f64 {
+        let u = self.valid[b as usize] as f64 / self.ppb as f64;
+        if u >= 1.0 {
+            f64::INFINITY
+        } else {
+            u / (1.0 - u) * (self.erase_count[b as usize] as f64 + 1.0) / (self.age(b) as f64 + 1.0)
+        }
+    }
+}
+
+/// One step of a random notification sequence; indices are reduced modulo whatever is eligible.
+#[derive(Clone, Debug)]
+pub(super) enum Op {
+    /// A non-candidate block fills with `valid % (ppb + 1)` valid pages.
+    Full { which: u32, valid: u32, wear: u32 },
+    /// A candidate with a valid page loses one.
+    Invalidate { which: u32 },
+    /// The mechanism asks for a victim.
+    Pick,
+    /// Logical time advances.
+    Tick(u64),
+}
+
+pub(super) fn op_strategy() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        3 => (any::<u32>(), any::<u32>(), 0u32..3)
+            .prop_map(|(which, valid, wear)| Op::Full { which, valid, wear }),
+        5 => any::<u32>().prop_map(|which| Op::Invalidate { which }),
+        2 => Just(Op::Pick),
+        2 => (1u64..40).prop_map(Op::Tick),
+    ]
+}
+
+/// Drives `kind` through `ops` on a `blocks` x `ppb` plane, checking every pick against the
+/// reference. Returns the sequence of picks.
+pub(super) fn drive(
+    kind: VictimKind,
+    blocks: u32,
+    ppb: u32,
+    ops: &[Op],
+    seed: u64,
+) -> Vec<Option<u32>> {
+    let mut plane = RefPlane::new(blocks, ppb);
+    let mut policy = kind.build(blocks, ppb);
+    let mut rng: SimRng = rng_for(seed, 7);
+    let mut picks = Vec::new();
+    for op in ops {
+        match *op {
+            Op::Full { which, valid, wear } => {
+                let free: Vec<u32> = (0..blocks)
+                    .filter(|b| !plane.candidates.contains(b))
+                    .collect();
+                if free.is_empty() {
+                    continue;
+                }
+                let b = free[which as usize % free.len()];
+                plane.valid[b as usize] = (valid % (ppb + 1)) as u16;
+                plane.erase_count[b as usize] += wear;
+                plane.last_modified[b as usize] = plane.now;
+                plane.candidates.insert(b);
+                plane.fill_order.push_back(b);
+                policy.on_full(b, &plane.view());
+            }
+            Op::Invalidate { which } => {
+                let eligible: Vec<u32> = plane
+                    .candidates
+                    .iter()
+                    .copied()
+                    .filter(|&b| plane.valid[b as usize] > 0)
+                    .collect();
+                if eligible.is_empty() {
+                    continue;
+                }
+                let b = eligible[which as usize % eligible.len()];
+                let old = plane.valid[b as usize];
+                plane.valid[b as usize] = old - 1;
+                plane.last_modified[b as usize] = plane.now;
+                policy.on_invalidate(b, old, &plane.view());
+            }
+            Op::Tick(dt) => plane.now += dt,
+            Op::Pick => {
+                let got = policy.pick(&plane.view(), &mut rng);
+                check_pick(kind, &mut plane, got);
+                if let Some(b) = got {
+                    // The mechanism erases the victim.
+                    plane.candidates.remove(&b);
+                    plane.valid[b as usize] = 0;
+                    plane.erase_count[b as usize] += 1;
+                    plane.last_modified[b as usize] = plane.now;
+                }
+                picks.push(got);
+            }
+        }
+        assert_eq!(policy.len(), plane.candidates.len(), "{kind}: len mismatch");
+        assert_eq!(policy.is_empty(), plane.candidates.is_empty());
+    }
+    picks
+}
+
+fn check_pick(kind: VictimKind, plane: &mut RefPlane, got: Option<u32>) {
+    let ppb = plane.ppb;
+    let cands: Vec<u32> = plane.candidates.iter().copied().collect();
+    let qualifies = |b: &u32| u32::from(plane.valid[*b as usize]) < ppb;
+    let Some(b) = got else {
+        match kind {
+            VictimKind::RandomPlus => assert!(
+                !cands.iter().any(qualifies),
+                "random+ returned None with a qualifying candidate"
+            ),
+            _ => assert!(
+                cands.is_empty(),
+                "{kind} returned None with candidates {cands:?}"
+            ),
+        }
+        return;
+    };
+    assert!(
+        plane.candidates.contains(&b),
+        "{kind} picked non-candidate {b}"
+    );
+    let v = plane.valid[b as usize];
+    let min_valid = cands
+        .iter()
+        .map(|&c| plane.valid[c as usize])
+        .min()
+        .unwrap();
+    match kind {
+        VictimKind::Greedy => assert_eq!(v, min_valid, "greedy: not the minimum"),
+        // With D far above the candidate count, missing the minimum has probability < 1e-25.
+        VictimKind::Rga(d) if d >= 1000 => assert_eq!(v, min_valid, "rga:{d}: not the minimum"),
+        VictimKind::Rga(_) | VictimKind::Random => {}
+        VictimKind::RandomPlus => assert!(qualifies(&b), "random+ picked a fully valid block"),
+        VictimKind::Fifo => {
+            assert_eq!(
+                plane.fill_order.pop_front(),
+                Some(b),
+                "fifo: out of fill order"
+            );
+        }
+        VictimKind::CostBenefit => {
+            let best = cands
+                .iter()
+                .map(|&c| plane.cb_score(c))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let s = plane.cb_score(b);
+            assert!(
+                s == best || s >= best * (1.0 - 1e-12),
+                "cost-benefit: {s} < max {best}"
+            );
+        }
+        VictimKind::Cat => {
+            let best = cands
+                .iter()
+                .map(|&c| plane.cat_score(c))
+                .fold(f64::INFINITY, f64::min);
+            let s = plane.cat_score(b);
+            assert!(
+                s == best || s <= best * (1.0 + 1e-12),
+                "cat: {s} > min {best}"
+            );
+        }
+    }
+}
+
+fn all_kinds() -> Vec<VictimKind> {
+    vec![
+        VictimKind::Greedy,
+        VictimKind::Rga(1),
+        VictimKind::Rga(2),
+        VictimKind::Rga(1000),
+        VictimKind::Random,
+        VictimKind::RandomPlus,
+        VictimKind::Fifo,
+        VictimKind::CostBenefit,
+        VictimKind::Cat,
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn policies_agree_with_reference(
+        blocks in 1u32..20,
+        ppb in 1u32..10,
+        ops in prop::collection::vec(op_strategy(), 0..400),
+        seed in any::<u64>(),
+    ) {
+        for kind in all_kinds() {
+            drive(kind, blocks, ppb, &ops, seed);
+        }
+    }
+
+    #[test]
+    fn same_seed_same_picks(
+        ops in prop::collection::vec(op_strategy(), 0..300),
+        seed in any::<u64>(),
+    ) {
+        for kind in all_kinds() {
+            let a = drive(kind, 12, 6, &ops, seed);
+            let b = drive(kind, 12, 6, &ops, seed);
+            prop_assert_eq!(a, b);
+        }
+    }
+}
+
+/// A long deterministic sequence with a geometry like a real plane (large buckets).
+#[test]
+fn long_sequence_realistic_geometry() {
+    let mut rng = rng_for(42, 1);
+    let ops: Vec<Op> = (0..20_000)
+        .map(|_| {
+            use rand::Rng;
+            match rng.gen_range(0..10) {
+                0..=2 => Op::Full {
+                    which: rng.gen(),
+                    valid: rng.gen(),
+                    wear: rng.gen_range(0..3),
+                },
+                3..=7 => Op::Invalidate { which: rng.gen() },
+                8 => Op::Pick,
+                _ => Op::Tick(rng.gen_range(1..100)),
+            }
+        })
+        .collect();
+    for kind in all_kinds() {
+        drive(kind, 64, 256, &ops, 9);
+    }
+}
+
+#[test]
+fn different_seeds_change_random_choices() {
+    let ops: Vec<Op> = (0..32)
+        .map(|i| Op::Full {
+            which: 0,
+            valid: i,
+            wear: 0,
+        })
+        .chain((0..32).map(|_| Op::Pick))
+        .collect();
+    let a = drive(VictimKind::Random, 32, 64, &ops, 1);
+    let b = drive(VictimKind::Random, 32, 64, &ops, 2);
+    assert_ne!(a, b);
+}
+
+#[test]
+fn names_round_trip() {
+    for kind in all_kinds() {
+        assert_eq!(kind.name().parse::<VictimKind>(), Ok(kind));
+        assert_eq!(kind.to_string(), kind.name());
+    }
+    assert_eq!("rga".parse(), Ok(VictimKind::Rga(super::RGA_DEFAULT_D)));
+    assert_eq!(" Random+ ".parse(), Ok(VictimKind::RandomPlus));
+    for (name, desc) in list() {
+        assert!(!desc.is_empty());
+        let parseable = name.replace(":D", ":3");
+        assert!(
+            parseable.parse::<VictimKind>().is_ok(),
+            "{name} does not parse"
+        );
+    }
+}
+
+#[test]
+fn parse_errors_name_valid_policies() {
+    let e = "lru".parse::<VictimKind>().unwrap_err();
+    for (name, _) in list() {
+        assert!(e.contains(name), "{e}");
+    }
+    assert!("rga:0".parse::<VictimKind>().is_err());
+    assert!("rga:x".parse::<VictimKind>().is_err());
+    assert!("rga:".parse::<VictimKind>().is_err());
+}
+
+fn view<'a>(
+    valid: &'a [u16],
+    erase: &'a [u32],
+    lm: &'a [u64],
+    now: u64,
+    ppb: u32,
+) -> PlaneView<'a> {
+    PlaneView {
+        valid,
+        erase_count: erase,
+        last_modified: lm,
+        now,
+        pages_per_block: ppb,
+    }
+}
+
+#[test]
+fn greedy_ties_are_lifo() {
+    let valid = [3u16, 3, 3, 1];
+    let (erase, lm) = ([0u32; 4], [0u64; 4]);
+    let v = view(&valid, &erase, &lm, 0, 4);
+    let mut g = VictimKind::Greedy.build(4, 4);
+    let mut rng = rng_for(0, 0);
+    for b in 0..3 {
+        g.on_full(b, &v);
+    }
+    assert_eq!(g.pick(&v, &mut rng), Some(2));
+    assert_eq!(g.pick(&v, &mut rng), Some(1));
+    g.on_full(3, &v);
+    assert_eq!(g.pick(&v, &mut rng), Some(3));
+    assert_eq!(g.pick(&v, &mut rng), Some(0));
+    assert_eq!(g.pick(&v, &mut rng), None);
+}
+
+#[test]
+fn greedy_follows_invalidations() {
+    let mut valid = [4u16, 4, 4];
+    let (erase, lm) = ([0u32; 3], [0u64; 3]);
+    let mut g = VictimKind::Greedy.build(3, 4);
+    let mut rng = rng_for(0, 0);
+    for b in 0..3 {
+        g.on_full(b, &view(&valid, &erase, &lm, 0, 4));
+    }
+    for _ in 0..3 {
+        valid[1] -= 1;
+        g.on_invalidate(1, valid[1] + 1, &view(&valid, &erase, &lm, 0, 4));
+    }
+    valid[2] -= 1;
+    g.on_invalidate(2, valid[2] + 1, &view(&valid, &erase, &lm, 0, 4));
+    let v = view(&valid, &erase, &lm, 0, 4);
+    assert_eq!(g.pick(&v, &mut rng), Some(1));
+    assert_eq!(g.pick(&v, &mut rng), Some(2));
+    assert_eq!(g.pick(&v, &mut rng), Some(0));
+}
+
+#[test]
+fn random_plus_waits_for_an_invalid_page() {
+    let mut valid = [4u16, 4];
+    let (erase, lm) = ([0u32; 2], [0u64; 2]);
+    let mut p = VictimKind::RandomPlus.build(2, 4);
+    let mut rng = rng_for(3, 3);
+    p.on_full(0, &view(&valid, &erase, &lm, 0, 4));
+    p.on_full(1, &view(&valid, &erase, &lm, 0, 4));
+    assert_eq!(p.pick(&view(&valid, &erase, &lm, 0, 4), &mut rng), None);
+    assert_eq!(p.len(), 2);
+    valid[1] = 3;
+    p.on_invalidate(1, 4, &view(&valid, &erase, &lm, 0, 4));
+    assert_eq!(p.pick(&view(&valid, &erase, &lm, 0, 4), &mut rng), Some(1));
+    assert_eq!(p.pick(&view(&valid, &erase, &lm, 0, 4), &mut rng), None);
+    assert_eq!(p.len(), 1);
+}
+
+#[test]
+fn cost_benefit_prefers_old_cold_blocks() {
+    // Block 0: u = 1/2, age 10 -> 5. Block 1: u = 3/4, age 100 -> 16.7. Block 2: u = 1/4, age 1 -> 1.5.
+    let valid = [2u16, 3, 1];
+    let erase = [0u32; 3];
+    let lm = [90u64, 0, 99];
+    let v = view(&valid, &erase, &lm, 100, 4);
+    let mut p = VictimKind::CostBenefit.build(3, 4);
+    let mut rng = rng_for(0, 0);
+    for b in 0..3 {
+        p.on_full(b, &v);
+    }
+    assert_eq!(p.pick(&v, &mut rng), Some(1));
+    assert_eq!(p.pick(&v, &mut rng), Some(0));
+    assert_eq!(p.pick(&v, &mut rng), Some(2));
+    let s = super::cost_benefit::cost_benefit_score(3, 4, 100);
+    assert!((s - 100.0 / 6.0).abs() < 1e-12);
+}
+
+#[test]
+fn cat_weighs_wear_and_age() {
+    // Scores u/(1-u)*(ec+1)/(age+1): b0 = 1*1/10 = 0.1; b1 = 1*5/10 = 0.5; b2 = 3*1/100 = 0.03;
+    // b3 fully valid = inf.
+    let valid = [2u16, 2, 3, 4];
+    let erase = [0u32, 4, 0, 0];
+    let lm = [91u64, 91, 1, 0];
+    let v = view(&valid, &erase, &lm, 100, 4);
+    let mut p = VictimKind::Cat.build(4, 4);
+    let mut rng = rng_for(0, 0);
+    for b in [3, 0, 1, 2] {
+        p.on_full(b, &v);
+    }
+    assert_eq!(p.pick(&v, &mut rng), Some(2));
+    assert_eq!(p.pick(&v, &mut rng), Some(0));
+    assert_eq!(p.pick(&v, &mut rng), Some(1));
+    assert_eq!(p.pick(&v, &mut rng), Some(3));
+    assert_eq!(p.pick(&v, &mut rng), None);
+    assert!((super::cat::cat_score(3, 4, 0, 99) - 0.03).abs() < 1e-15);
+}
+
+#[test]
+fn rga_with_more_choices_picks_emptier_blocks() {
+    // 64 candidates with valid counts 0..64; mean valid of the victim falls as D grows.
+    let valid: Vec<u16> = (0..64).collect();
+    let (erase, lm) = (vec![0u32; 64], vec![0u64; 64]);
+    let v = view(&valid, &erase, &lm, 0, 64);
+    let mean_first_pick = |d: u32| {
+        let mut rng = rng_for(11, u64::from(d));
+        let mut sum = 0u64;
+        for _ in 0..2000 {
+            let mut p = VictimKind::Rga(d).build(64, 64);
+            for b in 0..64 {
+                p.on_full(b, &v);
+            }
+            sum += u64::from(p.pick(&v, &mut rng).unwrap());
+        }
+        sum as f64 / 2000.0
+    };
+    let (m1, m2, m8) = (mean_first_pick(1), mean_first_pick(2), mean_first_pick(8));
+    // Expected minimum of D uniform draws from 0..64: ~31.5, ~21, ~6.6.
+    assert!((m1 - 31.5).abs() < 2.0, "{m1}");
+    assert!((m2 - 21.0).abs() < 2.0, "{m2}");
+    assert!(m8 < 9.0, "{m8}");
+}
