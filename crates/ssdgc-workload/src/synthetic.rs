@@ -1,0 +1,582 @@
+//! Deterministic synthetic workloads.
+//!
+//! # Spec
+//!
+//! A comma-separated list of `KEY=VALUE` items, for example
+//! `count=100000,read=0.4,size=exp:32KiB,seq=0.4,interarrival=exp:3ms,qd=32,span=1.0,zipf:0.9`:
+//!
+//! | key | value | default |
+//! |---|---|---|
+//! | `count` | number of requests | 100000 |
+//! | `read` | fraction of reads, 0..=1 | 0 |
+//! | `size` | request size: fixed (`4KiB`, `8192`) or exponential with a mean (`exp:32KiB`); units `B`, `KiB`, `MiB`, `GiB` (also `K`, `M`, `G`, binary), plain number = bytes | `4KiB` |
+//! | `seq` | probability that a request starts where the previous one ended, 0..=1 | 0 |
+//! | `interarrival` | time between arrivals: fixed (`2ms`), exponential / Poisson arrivals (`exp:3ms`), or `0` for a closed loop; units `ns`, `us`, `ms`, `s` | `0` |
+//! | `qd` | closed-loop queue depth (used by the simulator), >= 1 | 32 |
+//! | `span` | fraction of the logical space addressed, in (0, 1] | 1 |
+//! | `zipf` | `zipf=S` or `zipf:S`: Zipf skew S >= 0 of start-address popularity; absent = uniform | uniform |
+//! | `align` | alignment of random start offsets in bytes, a positive multiple of 512 | 4096 |
+//!
+//! # Algorithm
+//!
+//! The generator owns one `Xoshiro256PlusPlus::seed_from_u64(seed)`; the same spec, logical
+//! size and seed always give the same sequence. The addressed space is
+//! `span_bytes = floor(span * logical_bytes)` rounded down to a multiple of `align`, made of
+//! `slots = span_bytes / align` aligned slots. For each request, in this order:
+//!
+//! 1. **Time**: closed loop: 0 for every request. Open loop: the first request is at 0, each
+//!    next one adds the fixed interarrival, or a draw from an exponential distribution with the
+//!    given mean (rounded to the nearest ns).
+//! 2. **Direction**: one uniform draw `u` in [0, 1): read if `u < read`.
+//! 3. **Size**: fixed, or an exponential draw rounded **up to a multiple of 512 B** (minimum
+//!    512 B); then clipped to `span_bytes`.
+//! 4. **Offset**: from the second request on, one uniform draw decides if the request is
+//!    sequential (`u < seq`): it then starts where the previous one ended (so sequential runs are
+//!    contiguous, and aligned to 512 B only when sizes are not multiples of `align`), or at 0
+//!    when it would cross the end of the span. Otherwise a slot is drawn, uniformly, or with
+//!    `zipf` as `rand_distr::Zipf(slots, S)` rank - 1 passed through a fixed bijection of
+//!    `[0, slots)` so that the hot slots are spread over the space rather than packed at its
+//!    start. The bijection alternates multiplication by odd constants and xor-shifts on the
+//!    smallest power-of-two range holding `slots`, with cycle walking to stay below `slots`.
+//!    The offset is `slot * align`, moved down (keeping the alignment) when the request would
+//!    cross the end of the span.
+//!
+//! Every request thus satisfies `offset + len <= span_bytes`.
+
+use std::str::FromStr;
+
+use rand::Rng;
+use rand_core::SeedableRng;
+use rand_distr::{Distribution, Exp, Zipf};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::trace::num::decimal_ns;
+use crate::{IoRecord, Op};
+
+/// Distribution of request sizes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeDist {
+    /// Always this many bytes.
+    Fixed(u64),
+    /// Exponential with this mean in bytes, rounded up to 512 B multiples.
+    Exp { mean: u64 },
+}
+
+/// Distribution of interarrival times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeDist {
+    /// Always this many ns.
+    Fixed(u64),
+    /// Exponential (Poisson arrivals) with this mean in ns.
+    Exp { mean_ns: u64 },
+}
+
+/// A synthetic workload description; see the module documentation for the keys.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SyntheticSpec {
+    pub count: u64,
+    pub read: f64,
+    pub size: SizeDist,
+    pub seq: f64,
+    /// `None`: closed loop.
+    pub interarrival: Option<TimeDist>,
+    pub qd: u32,
+    pub span: f64,
+    pub zipf: Option<f64>,
+    pub align: u64,
+}
+
+impl Default for SyntheticSpec {
+    fn default() -> Self {
+        SyntheticSpec {
+            count: 100_000,
+            read: 0.0,
+            size: SizeDist::Fixed(4096),
+            seq: 0.0,
+            interarrival: None,
+            qd: 32,
+            span: 1.0,
+            zipf: None,
+            align: 4096,
+        }
+    }
+}
+
+impl SyntheticSpec {
+    /// Whether requests are issued in a closed loop (no interarrival time).
+    pub fn is_closed_loop(&self) -> bool {
+        self.interarrival.is_none()
+    }
+}
+
+fn fraction(key: &str, v: &str) -> Result<f64, String> {
+    match v.trim().parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!("{key}: '{v}' is not a number from 0 to 1")),
+    }
+}
+
+/// `4KiB`, `1.5MiB`, `512`, `512B`.
+fn bytes(key: &str, v: &str) -> Result<u64, String> {
+    let v = v.trim();
+    let split = v
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(v.len());
+    let (num, unit) = v.split_at(split);
+    let mult: u64 = match unit.to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kib" => 1 << 10,
+        "m" | "mib" => 1 << 20,
+        "g" | "gib" => 1 << 30,
+        _ => {
+            return Err(format!(
+                "{key}: unknown size unit '{unit}' in '{v}' (valid: B, KiB, MiB, GiB)"
+            ))
+        }
+    };
+    decimal_ns(num, mult)
+        .and_then(|b| u64::try_from(b).ok())
+        .ok_or_else(|| format!("{key}: '{v}' is not a size like 4KiB or 8192"))
+}
+
+/// `3ms`, `2.5us`, `0`. `Ok(None)` for zero.
+fn duration(key: &str, v: &str) -> Result<u64, String> {
+    let v = v.trim();
+    let split = v
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(v.len());
+    let (num, unit) = v.split_at(split);
+    let unit_ns: u64 = match unit {
+        "ns" => 1,
+        "us" => 1_000,
+        "ms" => 1_000_000,
+        "s" => 1_000_000_000,
+        "" if decimal_ns(num, 1) == Some(0) => 1,
+        "" => return Err(format!("{key}: '{v}' needs a unit (ns, us, ms, s)")),
+        _ => {
+            return Err(format!(
+                "{key}: unknown time unit '{unit}' in '{v}' (valid: ns, us, ms, s)"
+            ))
+        }
+    };
+    decimal_ns(num, unit_ns)
+        .and_then(|t| u64::try_from(t).ok())
+        .ok_or_else(|| format!("{key}: '{v}' is not a duration like 3ms"))
+}
+
+impl FromStr for SyntheticSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let mut spec = SyntheticSpec::default();
+        for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let (k, v) = match item.split_once('=') {
+                Some(kv) => kv,
+                None => match item.split_once(':') {
+                    Some(("zipf", v)) => ("zipf", v),
+                    _ => return Err(format!("'{item}' is not KEY=VALUE")),
+                },
+            };
+            let k = k.trim();
+            match k {
+                "count" => {
+                    spec.count = v
+                        .trim()
+                        .parse()
+                        .map_err(|_| format!("count: '{v}' is not a whole number"))?
+                }
+                "read" => spec.read = fraction(k, v)?,
+                "seq" => spec.seq = fraction(k, v)?,
+                "size" => {
+                    spec.size = match v.trim().strip_prefix("exp:") {
+                        Some(m) => SizeDist::Exp {
+                            mean: bytes(k, m)?,
+                        },
+                        None => SizeDist::Fixed(bytes(k, v)?),
+                    };
+                    let b = match spec.size {
+                        SizeDist::Fixed(b) | SizeDist::Exp { mean: b } => b,
+                    };
+                    if b == 0 {
+                        return Err("size: must be more than 0 bytes".to_string());
+                    }
+                }
+                "interarrival" => {
+                    spec.interarrival = match v.trim().strip_prefix("exp:") {
+                        Some(m) => match duration(k, m)? {
+                            0 => return Err("interarrival: exp mean must be more than 0".into()),
+                            mean_ns => Some(TimeDist::Exp { mean_ns }),
+                        },
+                        None => match duration(k, v)? {
+                            0 => None,
+                            t => Some(TimeDist::Fixed(t)),
+                        },
+                    }
+                }
+                "qd" => {
+                    spec.qd = match v.trim().parse::<u32>() {
+                        Ok(q) if q >= 1 => q,
+                        _ => return Err(format!("qd: '{v}' is not a queue depth >= 1")),
+                    }
+                }
+                "span" => {
+                    spec.span = match v.trim().parse::<f64>() {
+                        Ok(x) if x > 0.0 && x <= 1.0 => x,
+                        _ => return Err(format!("span: '{v}' is not a fraction in (0, 1]")),
+                    }
+                }
+                "zipf" => {
+                    spec.zipf = match v.trim().parse::<f64>() {
+                        Ok(x) if x.is_finite() && x >= 0.0 => Some(x),
+                        _ => return Err(format!("zipf: '{v}' is not a skew >= 0")),
+                    }
+                }
+                "align" => {
+                    spec.align = match bytes(k, v)? {
+                        a if a > 0 && a % 512 == 0 => a,
+                        _ => {
+                            return Err(format!(
+                                "align: '{v}' is not a positive multiple of 512 bytes"
+                            ))
+                        }
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "unknown key '{k}' (valid: count, read, size, seq, interarrival, qd, span, zipf, align)"
+                    ))
+                }
+            }
+        }
+        Ok(spec)
+    }
+}
+
+/// A fixed bijection of `[0, n)` (multiply-odd / xor-shift rounds on `k` bits, cycle walking).
+#[derive(Clone, Debug)]
+struct Scramble {
+    n: u64,
+    bits: u32,
+    mask: u64,
+}
+
+impl Scramble {
+    fn new(n: u64) -> Scramble {
+        let bits = 64 - n.saturating_sub(1).leading_zeros();
+        let mask = if bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        Scramble { n, bits, mask }
+    }
+
+    fn round(&self, mut x: u64) -> u64 {
+        let shift = (self.bits / 2).max(1);
+        x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15) & self.mask;
+        x ^= x >> shift;
+        x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9) & self.mask;
+        x ^= x >> shift;
+        x
+    }
+
+    fn apply(&self, x: u64) -> u64 {
+        if self.bits == 0 {
+            return 0;
+        }
+        let mut y = self.round(x);
+        while y >= self.n {
+            y = self.round(y);
+        }
+        y
+    }
+}
+
+/// Iterator over the requests of a [`SyntheticSpec`]; yields exactly `spec.count` records.
+#[derive(Clone, Debug)]
+pub struct Synthetic {
+    rng: Xoshiro256PlusPlus,
+    remaining: u64,
+    read: f64,
+    seq: f64,
+    size: SizeDist,
+    size_exp: Option<Exp<f64>>,
+    interarrival: Option<TimeDist>,
+    time_exp: Option<Exp<f64>>,
+    span_bytes: u64,
+    align: u64,
+    slots: u64,
+    zipf: Option<(Zipf<f64>, Scramble)>,
+    prev_end: Option<u64>,
+    now: u64,
+    started: bool,
+}
+
+impl Synthetic {
+    /// A generator over a logical space of `logical_bytes`, seeded with `seed`.
+    pub fn new(spec: &SyntheticSpec, logical_bytes: u64, seed: u64) -> Synthetic {
+        let align = spec.align.max(1);
+        let span = if spec.span.is_finite() {
+            spec.span.clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        let span_bytes = ((logical_bytes as f64 * span) as u64).min(logical_bytes);
+        let span_bytes = span_bytes / align * align;
+        let slots = span_bytes / align;
+        let exp = |mean: u64| Exp::new(1.0 / mean.max(1) as f64).ok();
+        let zipf = match spec.zipf {
+            Some(s) if slots > 0 => Zipf::new(slots, s).ok().map(|z| (z, Scramble::new(slots))),
+            _ => None,
+        };
+        Synthetic {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            remaining: spec.count,
+            read: spec.read,
+            seq: spec.seq,
+            size: spec.size,
+            size_exp: match spec.size {
+                SizeDist::Exp { mean } => exp(mean),
+                SizeDist::Fixed(_) => None,
+            },
+            interarrival: spec.interarrival,
+            time_exp: match spec.interarrival {
+                Some(TimeDist::Exp { mean_ns }) => exp(mean_ns),
+                _ => None,
+            },
+            span_bytes,
+            align,
+            slots,
+            zipf,
+            prev_end: None,
+            now: 0,
+            started: false,
+        }
+    }
+}
+
+impl Iterator for Synthetic {
+    type Item = IoRecord;
+
+    fn next(&mut self) -> Option<IoRecord> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        // 1. time
+        if self.started {
+            let dt = match (self.interarrival, &self.time_exp) {
+                (None, _) => 0,
+                (Some(TimeDist::Fixed(t)), _) => t,
+                (Some(TimeDist::Exp { .. }), Some(e)) => e.sample(&mut self.rng).round() as u64,
+                (Some(TimeDist::Exp { mean_ns }), None) => mean_ns,
+            };
+            self.now = self.now.saturating_add(dt);
+        }
+        self.started = true;
+        // 2. direction
+        let op = if self.rng.gen::<f64>() < self.read {
+            Op::Read
+        } else {
+            Op::Write
+        };
+        // 3. size
+        let len = match (self.size, &self.size_exp) {
+            (SizeDist::Fixed(b), _) => b,
+            (SizeDist::Exp { .. }, Some(e)) => {
+                let x = e.sample(&mut self.rng);
+                let sectors = (x / 512.0).ceil().max(1.0);
+                (sectors as u64).saturating_mul(512)
+            }
+            (SizeDist::Exp { mean }, None) => mean,
+        };
+        let len = len.min(self.span_bytes);
+        // 4. offset
+        let sequential = match self.prev_end {
+            Some(_) => self.rng.gen::<f64>() < self.seq,
+            None => false,
+        };
+        let offset = if sequential {
+            let start = self.prev_end.unwrap_or(0);
+            if start.saturating_add(len) > self.span_bytes {
+                0
+            } else {
+                start
+            }
+        } else {
+            let slot = match &self.zipf {
+                Some((z, scramble)) => {
+                    let rank = (z.sample(&mut self.rng) as u64).saturating_sub(1);
+                    scramble.apply(rank.min(self.slots - 1))
+                }
+                None if self.slots > 0 => self.rng.gen_range(0..self.slots),
+                None => 0,
+            };
+            let off = slot * self.align;
+            if off + len > self.span_bytes {
+                (self.span_bytes - len) / self.align * self.align
+            } else {
+                off
+            }
+        };
+        self.prev_end = Some(offset + len);
+        Some(IoRecord {
+            time_ns: if self.interarrival.is_some() {
+                self.now
+            } else {
+                0
+            },
+            op,
+            offset,
+            len,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = usize::try_from(self.remaining).unwrap_or(usize::MAX);
+        (n, usize::try_from(self.remaining).ok())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_full_spec() {
+        let s: SyntheticSpec =
+            "count=100000,read=0.4,size=exp:32KiB,seq=0.4,interarrival=exp:3ms,qd=32,span=1.0,zipf:0.9"
+                .parse()
+                .unwrap();
+        assert_eq!(s.count, 100_000);
+        assert_eq!(s.read, 0.4);
+        assert_eq!(s.size, SizeDist::Exp { mean: 32 << 10 });
+        assert_eq!(s.interarrival, Some(TimeDist::Exp { mean_ns: 3_000_000 }));
+        assert_eq!(s.zipf, Some(0.9));
+        assert!(!s.is_closed_loop());
+        let d: SyntheticSpec = "".parse().unwrap();
+        assert_eq!(d, SyntheticSpec::default());
+        assert!(d.is_closed_loop());
+        let s: SyntheticSpec = "size=8192,interarrival=2ms,zipf=1.2,align=512,span=0.5"
+            .parse()
+            .unwrap();
+        assert_eq!(s.size, SizeDist::Fixed(8192));
+        assert_eq!(s.interarrival, Some(TimeDist::Fixed(2_000_000)));
+        assert_eq!((s.zipf, s.align, s.span), (Some(1.2), 512, 0.5));
+        let s: SyntheticSpec = "size=1.5MiB,interarrival=0,size=64K".parse().unwrap();
+        assert_eq!(s.size, SizeDist::Fixed(64 << 10));
+        assert!(s.is_closed_loop());
+    }
+
+    #[test]
+    fn parse_errors_name_the_key() {
+        for (bad, why) in [
+            ("read=1.5", "read:"),
+            ("seq=x", "seq:"),
+            ("size=4KB", "size: unknown size unit 'KB'"),
+            ("size=0", "size: must be more"),
+            ("interarrival=3", "needs a unit"),
+            ("interarrival=exp:0ms", "interarrival:"),
+            ("interarrival=3h", "unknown time unit 'h'"),
+            ("qd=0", "qd:"),
+            ("span=0", "span:"),
+            ("span=1.1", "span:"),
+            ("zipf=-1", "zipf:"),
+            ("align=1000", "align:"),
+            ("count=-1", "count:"),
+            ("colour=red", "unknown key 'colour'"),
+            ("read", "KEY=VALUE"),
+        ] {
+            let e = bad.parse::<SyntheticSpec>().unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
+
+    fn gen(spec: &str, logical: u64, seed: u64) -> Vec<IoRecord> {
+        Synthetic::new(&spec.parse().unwrap(), logical, seed).collect()
+    }
+
+    #[test]
+    fn deterministic_and_in_bounds() {
+        let spec =
+            "count=20000,read=0.3,size=exp:32KiB,seq=0.4,interarrival=exp:3ms,zipf:0.9,span=0.5";
+        let logical = 1u64 << 32;
+        let a = gen(spec, logical, 7);
+        assert_eq!(a, gen(spec, logical, 7));
+        assert_ne!(a, gen(spec, logical, 8));
+        assert_eq!(a.len(), 20_000);
+        assert_eq!(a[0].time_ns, 0);
+        let span = logical / 2;
+        let mut reads = 0;
+        let mut seq = 0;
+        for (i, r) in a.iter().enumerate() {
+            assert!(r.len >= 512 && r.len % 512 == 0);
+            assert!(r.offset + r.len <= span, "{r:?}");
+            if i > 0 {
+                assert!(r.time_ns >= a[i - 1].time_ns);
+                if r.offset == a[i - 1].offset + a[i - 1].len {
+                    seq += 1;
+                }
+            }
+            reads += usize::from(r.op == Op::Read);
+        }
+        assert!((5_000..7_000).contains(&reads), "{reads}");
+        assert!((7_000..9_500).contains(&seq), "{seq}");
+        let mean_gap = a.last().unwrap().time_ns as f64 / 19_999.0;
+        assert!((2.8e6..3.2e6).contains(&mean_gap), "{mean_gap}");
+        let mean_len = a.iter().map(|r| r.len as f64).sum::<f64>() / 20_000.0;
+        assert!((31_000.0..35_000.0).contains(&mean_len), "{mean_len}");
+    }
+
+    #[test]
+    fn closed_loop_uniform_aligned() {
+        let a = gen("count=5000,size=16KiB", 1 << 30, 1);
+        assert!(a
+            .iter()
+            .all(|r| r.time_ns == 0 && r.op == Op::Write && r.len == 16384));
+        assert!(a
+            .iter()
+            .all(|r| r.offset % 4096 == 0 && r.offset + r.len <= 1 << 30));
+        let b = gen("count=100,read=1,interarrival=2ms", 1 << 30, 1);
+        assert!(b.iter().all(|r| r.op == Op::Read));
+        assert_eq!(b[99].time_ns, 99 * 2_000_000);
+    }
+
+    #[test]
+    fn zipf_is_skewed_and_spread() {
+        let slots = 1u64 << 16;
+        let a = gen("count=50000,zipf=1.1", slots * 4096, 3);
+        let mut counts = std::collections::HashMap::new();
+        for r in &a {
+            *counts.entry(r.offset / 4096).or_insert(0u32) += 1;
+        }
+        let mut v: Vec<(u64, u32)> = counts.into_iter().collect();
+        v.sort_by_key(|y| std::cmp::Reverse(y.1));
+        let top10: u32 = v.iter().take(10).map(|x| x.1).sum();
+        assert!(top10 > 10_000, "top10 {top10}");
+        // Hot slots are not packed at the start of the space.
+        assert!(v.iter().take(10).any(|x| x.0 > slots / 2), "{:?}", &v[..10]);
+    }
+
+    #[test]
+    fn scramble_is_a_bijection() {
+        for n in [1u64, 2, 3, 5, 17, 1000, 4096] {
+            let s = Scramble::new(n);
+            let mut seen = vec![false; n as usize];
+            for x in 0..n {
+                let y = s.apply(x);
+                assert!(y < n && !seen[y as usize]);
+                seen[y as usize] = true;
+            }
+        }
+    }
+
+    #[test]
+    fn tiny_spaces_do_not_panic() {
+        for logical in [0u64, 100, 4096, 10_000] {
+            let a = gen("count=50,size=exp:8KiB,seq=0.5,zipf=1", logical, 0);
+            assert_eq!(a.len(), 50);
+            assert!(a.iter().all(|r| r.offset + r.len <= logical));
+        }
+    }
+}
