@@ -123,9 +123,9 @@ fn parse_decimal_scaled(num: &str, mult: u64) -> Option<u64> {
 fn format_duration(ns: SimTime) -> String {
     if ns == 0 {
         "0ns".into()
-    } else if ns % MS == 0 {
+    } else if ns.is_multiple_of(MS) {
         format!("{}ms", ns / MS)
-    } else if ns % US == 0 {
+    } else if ns.is_multiple_of(US) {
         format!("{}us", ns / US)
     } else {
         format!("{ns}ns")
@@ -350,7 +350,7 @@ planes_per_die = 2
 blocks_per_plane = 256
 pages_per_block = 64
 page_size = "4KiB"
-overprovision = 0.10
+overprovision = 0.20
 
 [timing]
 read = "50us"
@@ -367,7 +367,7 @@ allocation = "CWDP"
 [gc]
 scheme = "baseline"
 victim = "greedy"
-threshold = 0.05
+threshold = 0.03
 copyback = true
 
 [host]
@@ -624,7 +624,7 @@ impl Config {
                 u16::MAX
             ));
         }
-        if g.page_size.0 < 512 || g.page_size.0 % 512 != 0 {
+        if g.page_size.0 < 512 || !g.page_size.0.is_multiple_of(512) {
             return bad(format!(
                 "geometry.page_size = {} must be a positive multiple of 512 bytes",
                 g.page_size.0
@@ -678,7 +678,10 @@ impl Config {
         if t.read.0 == 0 || t.program.0 == 0 || t.erase.0 == 0 {
             return bad("timing.read, timing.program and timing.erase must be positive".into());
         }
-        if t.channel_rate_mts == 0 || t.channel_width_bits == 0 || t.channel_width_bits % 8 != 0 {
+        if t.channel_rate_mts == 0
+            || t.channel_width_bits == 0
+            || !t.channel_width_bits.is_multiple_of(8)
+        {
             return bad(
                 "timing.channel_rate_mts must be positive and timing.channel_width_bits a positive multiple of 8"
                     .into(),

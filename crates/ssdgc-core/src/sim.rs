@@ -272,7 +272,7 @@ impl Simulator {
                 return Err(e.into());
             }
             let n = self.events.processed();
-            if self.opts.check && n % self.opts.check_every == 0 {
+            if self.opts.check && n.is_multiple_of(self.opts.check_every) {
                 self.check()?;
             }
             if n & 0xFFFF == 0 {
@@ -301,8 +301,7 @@ impl Simulator {
             scheme: &self.scheme_name,
             victim: self.ftl.victim_kind().name(),
             seed: self.opts.seed,
-            workload_name: &self.workload.name,
-            workload_format: &self.workload.format,
+            workload: &self.workload,
             ftl: &self.ftl,
             stats: &self.stats,
             simulated: self.now,
@@ -338,7 +337,7 @@ impl Simulator {
         if self.exhausted {
             return Ok(None);
         }
-        match self.workload.records.next() {
+        match self.workload.next_record() {
             Some(Ok(r)) => {
                 self.stats.requests_seen += 1;
                 Ok(Some(r))
@@ -394,7 +393,7 @@ impl Simulator {
         let logical = self.geo.logical_pages as u64;
         if last >= logical && self.cfg.host.fold == "reject" {
             return Err(SimError::Address {
-                source_name: self.workload.source.clone(),
+                source_name: self.workload.name.clone(),
                 index: self.stats.requests_seen,
                 msg: format!(
                     "bytes {}..{} lie beyond the drive's logical space of {} bytes (set host.fold=wrap to fold addresses)",

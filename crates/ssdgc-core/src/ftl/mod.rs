@@ -417,14 +417,14 @@ impl Ftl {
                 ));
             }
         }
-        for gb in 0..g.blocks() as usize {
-            if valid[gb] != self.valid[gb] as u32 {
+        for (gb, &counted) in valid.iter().enumerate() {
+            if counted != self.valid[gb] as u32 {
                 return Err(format!(
-                    "block {gb}: valid count {} but {} valid pages",
-                    self.valid[gb], valid[gb]
+                    "block {gb}: valid count {} but {counted} valid pages",
+                    self.valid[gb]
                 ));
             }
-            if matches!(self.state[gb], BlockState::Free | BlockState::Erasing) && valid[gb] != 0 {
+            if matches!(self.state[gb], BlockState::Free | BlockState::Erasing) && counted != 0 {
                 return Err(format!("free or erasing block {gb} holds valid pages"));
             }
         }

@@ -6,7 +6,11 @@
 //! one completes). The drive's device queue (`host.queue_depth`) admits requests in arrival order;
 //! the rest wait on the host, and their wait counts in their response time.
 
-use ssdgc_workload::{IoRecord, WorkloadError};
+use std::path::Path;
+
+use serde::Serialize;
+use ssdgc_workload::synthetic::{Synthetic, SyntheticSpec};
+use ssdgc_workload::{IoRecord, TraceOptions, TraceReader, WorkloadError};
 
 /// How requests are offered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,10 +21,46 @@ pub enum ReplayMode {
     ClosedLoop(u32),
 }
 
+impl ReplayMode {
+    /// Parses `open` or `closed:QD`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "open" => Ok(ReplayMode::OpenLoop),
+            _ => match s.strip_prefix("closed:").map(str::parse::<u32>) {
+                Some(Ok(q)) if q > 0 => Ok(ReplayMode::ClosedLoop(q)),
+                _ => Err(format!(
+                    "'{s}' is not a replay mode: use open or closed:QD (QD >= 1)"
+                )),
+            },
+        }
+    }
+}
+
+enum Source {
+    Trace(Box<TraceReader>),
+    Synthetic(Synthetic),
+    Records(std::vec::IntoIter<IoRecord>),
+}
+
+/// What became of a trace's lines, for the report: nothing is dropped silently.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SourceStats {
+    /// Lines read (0 for synthetic workloads).
+    pub lines: u64,
+    /// Requests produced.
+    pub records: u64,
+    /// Blank lines, headers, comments and events that are neither reads nor writes.
+    pub skipped_lines: u64,
+    /// Records of other volumes or devices, left out by the volume selection.
+    pub filtered_records: u64,
+    /// The volume replayed, when the format has volumes.
+    pub volume: Option<u64>,
+}
+
 /// A stream of requests and how to replay it.
 pub struct Workload {
-    /// The records, in arrival order.
-    pub records: Box<dyn Iterator<Item = Result<IoRecord, WorkloadError>> + Send>,
+    source: Source,
+    produced: u64,
     /// Replay mode.
     pub mode: ReplayMode,
     /// What it is, for the report (`synthetic:...`, or the trace's path).
@@ -29,8 +69,6 @@ pub struct Workload {
     pub format: String,
     /// Number of requests when known in advance (for progress display).
     pub expected: Option<u64>,
-    /// Source name used in error messages about addresses.
-    pub source: String,
 }
 
 impl Workload {
@@ -38,18 +76,85 @@ impl Workload {
     pub fn from_records(records: Vec<IoRecord>, mode: ReplayMode, name: &str) -> Workload {
         let n = records.len() as u64;
         Workload {
-            records: Box::new(records.into_iter().map(Ok)),
+            source: Source::Records(records.into_iter()),
+            produced: 0,
             mode,
             name: name.to_string(),
             format: "records".into(),
             expected: Some(n),
-            source: name.to_string(),
         }
+    }
+
+    /// A trace file, streamed.
+    pub fn from_trace(
+        path: &Path,
+        opts: &TraceOptions,
+        mode: ReplayMode,
+    ) -> Result<Workload, WorkloadError> {
+        let reader = ssdgc_workload::open_trace(path, opts)?;
+        Ok(Workload {
+            format: reader.format().name().to_string(),
+            source: Source::Trace(Box::new(reader)),
+            produced: 0,
+            mode,
+            name: path.display().to_string(),
+            expected: None,
+        })
+    }
+
+    /// A synthetic workload over a logical space of `logical_bytes`.
+    pub fn synthetic(spec_text: &str, logical_bytes: u64, seed: u64) -> Result<Workload, String> {
+        let spec: SyntheticSpec = spec_text.parse()?;
+        let mode = if spec.is_closed_loop() {
+            ReplayMode::ClosedLoop(spec.qd)
+        } else {
+            ReplayMode::OpenLoop
+        };
+        Ok(Workload {
+            expected: Some(spec.count),
+            source: Source::Synthetic(Synthetic::new(&spec, logical_bytes, seed)),
+            produced: 0,
+            mode,
+            name: format!("synthetic:{spec_text}"),
+            format: "synthetic".into(),
+        })
     }
 
     /// The built-in default workload: 200,000 uniformly random 4 KiB writes over the whole logical
     /// space, closed loop at queue depth 32.
-    pub fn default_spec() -> &'static str {
-        "count=200000,read=0,size=4KiB,interarrival=0,qd=32"
+    pub const DEFAULT_SPEC: &'static str = "count=200000,read=0,size=4KiB,interarrival=0,qd=32";
+
+    /// The next request.
+    #[inline]
+    pub fn next_record(&mut self) -> Option<Result<IoRecord, WorkloadError>> {
+        let r = match &mut self.source {
+            Source::Trace(t) => t.next(),
+            Source::Synthetic(s) => s.next().map(Ok),
+            Source::Records(r) => r.next().map(Ok),
+        };
+        if let Some(Ok(_)) = r {
+            self.produced += 1;
+        }
+        r
+    }
+
+    /// What became of the input so far.
+    pub fn stats(&self) -> SourceStats {
+        match &self.source {
+            Source::Trace(t) => {
+                let s = t.stats();
+                SourceStats {
+                    lines: s.lines,
+                    records: self.produced,
+                    skipped_lines: s.blank + s.skipped,
+                    filtered_records: s.filtered,
+                    volume: t.selected_volume(),
+                }
+            }
+            _ => SourceStats {
+                records: self.produced,
+                ..Default::default()
+            },
+        }
     }
 }

@@ -8,6 +8,7 @@ use super::LatencySummary;
 use crate::config::Config;
 use crate::flash::Geometry;
 use crate::ftl::Ftl;
+use crate::host::{SourceStats, Workload};
 use crate::sim::{RunStats, MARGINAL_RESPONSE};
 use crate::units::{ns_to_us, SimTime};
 
@@ -37,6 +38,8 @@ pub struct Report {
 pub struct WorkloadInfo {
     pub name: String,
     pub format: String,
+    /// What became of the trace's lines.
+    pub source: SourceStats,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -122,8 +125,7 @@ pub(crate) struct ReportInput<'a> {
     pub scheme: &'a str,
     pub victim: String,
     pub seed: u64,
-    pub workload_name: &'a str,
-    pub workload_format: &'a str,
+    pub workload: &'a Workload,
     pub ftl: &'a Ftl,
     pub stats: &'a RunStats,
     pub simulated: SimTime,
@@ -178,8 +180,9 @@ pub(crate) fn build(i: &ReportInput<'_>) -> Report {
         victim: i.victim.clone(),
         seed: i.seed,
         workload: WorkloadInfo {
-            name: i.workload_name.into(),
-            format: i.workload_format.into(),
+            name: i.workload.name.clone(),
+            format: i.workload.format.clone(),
+            source: i.workload.stats(),
         },
         drive: DriveInfo {
             channels: g.channels,
