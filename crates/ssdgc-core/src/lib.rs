@@ -13,6 +13,7 @@
 //! The core knows nothing of the command line. It holds no global state: every [`sim::Simulator`]
 //! owns its drive, so several run side by side in one process.
 #![forbid(unsafe_code)]
+pub mod analytic;
 pub mod config;
 pub mod engine;
 pub mod flash;

@@ -38,7 +38,7 @@ impl ReplayMode {
 
 enum Source {
     Trace(Box<TraceReader>),
-    Synthetic(Synthetic),
+    Synthetic(Box<Synthetic>),
     Records(std::vec::IntoIter<IoRecord>),
 }
 
@@ -112,7 +112,7 @@ impl Workload {
         };
         Ok(Workload {
             expected: Some(spec.count),
-            source: Source::Synthetic(Synthetic::new(&spec, logical_bytes, seed)),
+            source: Source::Synthetic(Box::new(Synthetic::new(&spec, logical_bytes, seed))),
             produced: 0,
             mode,
             name: format!("synthetic:{spec_text}"),

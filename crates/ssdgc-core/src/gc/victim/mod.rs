@@ -9,6 +9,22 @@
 //! The mechanism calls [`VictimPolicy::on_full`] when a block becomes a candidate, and
 //! [`VictimPolicy::on_invalidate`] when one of a candidate's valid pages becomes invalid. Open blocks,
 //! free blocks and blocks already being collected are never candidates.
+//!
+//! # Policies
+//!
+//! | name | module | choice | cost per pick |
+//! |---|---|---|---|
+//! | `greedy` | [`greedy`] | fewest valid pages (LIFO among ties) | O(1) amortised |
+//! | `rga:D` | [`rga`] | fewest valid among `D` uniform samples | O(D) |
+//! | `random` | [`random`] | uniform | O(1) |
+//! | `random+` | [`random_plus`] | uniform among blocks with an invalid page | O(1) |
+//! | `fifo` | [`fifo`] | oldest full block | O(1) |
+//! | `cost-benefit` | [`cost_benefit`] | max `(1 − u)·age / (2u)` | O(n) scan |
+//! | `cat` | [`cat`] | min `u/(1 − u)·(erases + 1)/(age + 1)` | O(n) scan |
+//!
+//! Notifications (`on_full`, `on_invalidate`) are O(1) for every policy and nothing allocates after
+//! construction. A new policy is a new module implementing [`VictimPolicy`], a [`VictimKind`]
+//! variant, and an entry in [`list`].
 
 use crate::rng::SimRng;
 
