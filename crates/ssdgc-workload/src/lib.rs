@@ -94,9 +94,22 @@
 //!
 //! Example: `columns:time=1:ms,op=4,offset=5:sectors,len=6,sep=comma,skip=1,read=R|r|1`.
 //!
+//! ## In-memory input and fuzzing
+//!
+//! [`TraceReader::from_reader`] reads any `BufRead` (compressed or not) without a file;
+//! [`read_all_from_bytes`] collects every record and error of a byte buffer. The `fuzz/`
+//! folder at the top of the repository holds cargo-fuzz targets over every format.
+//!
 //! # Synthetic workloads
 //!
-//! See [`synthetic`] for the spec keys and the generation algorithm.
+//! [`synthetic::SyntheticSpec`] parses specs such as
+//! `count=100000,read=0.4,size=exp:32KiB,seq=0.4,interarrival=exp:3ms,qd=32,span=1.0,zipf:0.9`
+//! with keys `count`, `read` (fraction of reads), `size` (`4KiB` fixed or `exp:32KiB`),
+//! `seq` (probability of continuing the previous request), `interarrival` (`2ms` fixed,
+//! `exp:3ms` Poisson, `0` closed loop), `qd` (closed-loop queue depth), `span` (fraction of the
+//! logical space used), `zipf` (skew of start-address popularity) and `align` (bytes);
+//! [`synthetic::Synthetic`] generates the requests deterministically from a seed. See
+//! [`synthetic`] for the defaults, ranges and the generation algorithm.
 #![forbid(unsafe_code)]
 
 use std::fmt;
