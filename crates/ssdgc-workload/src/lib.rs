@@ -46,7 +46,7 @@
 //! | `spc` | SPC / UMass CSV: `ASU,LBA,Size,Opcode,Timestamp[,...]` | LBA in 512 B sectors; Size in bytes; Opcode `r`/`R`/`w`/`W`; Timestamp in decimal seconds. The ASU is the device. |
 //! | `disksim` | DiskSim ASCII (MQSim, SSDSim, FlashSim), whitespace separated: `arrival_time device lsn size flags` | time in [`TraceOptions::disksim_time`] units (ns by default, as in MQSim/SSDSim files; DiskSim itself uses ms), decimals allowed; lsn and size in 512 B sectors; flags bit 0 set = read, clear = write. |
 //! | `blkparse` | default text output of `blkparse`: `MAJ,MIN CPU SEQ TIME PID ACTION RWBS SECTOR + NSECTORS [PROCESS]` | TIME in decimal seconds; sectors of 512 B. Only the event chosen by [`TraceOptions::blkparse_event`] (`D`, issued to the driver, by default; or `Q`, queued) is used; other actions, events without `SECTOR + N`, and RWBS without `R`/`W` or with `D` (discard) are skipped. The summary blkparse prints at the end (from a `CPUn (...)` or `Total (...)` line on) is skipped. |
-//! | `fio` | fio iolog v2 (`fio version 2 iolog` header, `FILE ACTION [OFFSET LENGTH]`) and v3 (`fio version 3 iolog` header, `TIMESTAMP FILE ACTION [OFFSET LENGTH]`) | offsets and lengths in bytes; v3 TIMESTAMP in milliseconds (as documented by fio); v2 has no time, every record gets 0. `read`/`write` are records; `add`/`open`/`close`, `trim`, `sync`/`datasync` and `wait` are skipped. File names are ignored (all files share one address space). |
+//! | `fio` | fio iolog v2 (`fio version 2 iolog` header, `FILE ACTION [OFFSET LENGTH]`) and v3 (`fio version 3 iolog` header, `TIMESTAMP FILE ACTION [OFFSET LENGTH]`) | offsets and lengths in bytes; v3 TIMESTAMP in microseconds (what fio writes and replays); v2 has no time, every record gets 0. `read`/`write` are records; `add`/`open`/`close`, `trim`, `sync`/`datasync` and `wait` are skipped. File names are ignored (all files share one address space). |
 //! | `blkreplay` | blkreplay `.load`: `START ; SECTOR ; LENGTH ; R\|W ; REPLAY_DELAY ; REPLAY_DURATION` | START in decimal seconds; SECTOR and LENGTH in 512 B sectors; the direction may carry RWBS flags (`RA`: read-ahead). Any line that is not six `;`-separated fields starting with a number (the licence header, which may repeat, the column titles) is a comment. |
 //! | `fiu` | FIU text: `TS PID PROCESS LBA SIZE R\|W MAJOR MINOR MD5` (whitespace separated) | TS in ns; LBA and SIZE in 512 B sectors. The fields are taken as two from the left and six from the right, so a process name containing spaces is accepted. |
 //! | `systor` | Systor '17 CSV with header `Timestamp,Response,IOType,LUN,Offset,Size` | Timestamp in decimal seconds; IOType `R`/`W`; Offset, Size in bytes. The LUN is the device. Not sorted: reorder buffer. |
@@ -66,7 +66,7 @@
 //!
 //! ### Format detection (`auto`)
 //!
-//! The first 64 lines (at most 1 MiB) are read ahead and kept for replay; each format's parser
+//! The first 200 lines (at most 1 MiB) are read ahead and kept for replay; each format's parser
 //! is run over the non-blank ones. A format qualifies when it parses at least one record, with at
 //! most a quarter as many errors as records and skipped lines; the one with the fewest errors
 //! wins. DiskSim and FlashNet lines look alike (five
@@ -94,9 +94,22 @@
 //!
 //! Example: `columns:time=1:ms,op=4,offset=5:sectors,len=6,sep=comma,skip=1,read=R|r|1`.
 //!
+//! ## In-memory input and fuzzing
+//!
+//! [`TraceReader::from_reader`] reads any `BufRead` (compressed or not) without a file;
+//! [`read_all_from_bytes`] collects every record and error of a byte buffer. The `fuzz/`
+//! folder at the top of the repository holds cargo-fuzz targets over every format.
+//!
 //! # Synthetic workloads
 //!
-//! See [`synthetic`] for the spec keys and the generation algorithm.
+//! [`synthetic::SyntheticSpec`] parses specs such as
+//! `count=100000,read=0.4,size=exp:32KiB,seq=0.4,interarrival=exp:3ms,qd=32,span=1.0,zipf:0.9`
+//! with keys `count`, `read` (fraction of reads), `size` (`4KiB` fixed or `exp:32KiB`),
+//! `seq` (probability of continuing the previous request), `interarrival` (`2ms` fixed,
+//! `exp:3ms` Poisson, `0` closed loop), `qd` (closed-loop queue depth), `span` (fraction of the
+//! logical space used), `zipf` (skew of start-address popularity) and `align` (bytes);
+//! [`synthetic::Synthetic`] generates the requests deterministically from a seed. See
+//! [`synthetic`] for the defaults, ranges and the generation algorithm.
 #![forbid(unsafe_code)]
 
 use std::fmt;
@@ -199,7 +212,7 @@ const FORMATS: &[(&str, &str)] = &[
     ),
     (
         "fio",
-        "fio iolog v2/v3: [time(ms)] file read|write offset(B) length(B); other actions skipped",
+        "fio iolog v2/v3: [time(us)] file read|write offset(B) length(B); other actions skipped",
     ),
     (
         "blkreplay",

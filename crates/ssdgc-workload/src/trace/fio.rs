@@ -3,7 +3,9 @@
 //! * v2: header `fio version 2 iolog`, lines `FILE ACTION [OFFSET LENGTH]`. No time: every
 //!   record gets time 0.
 //! * v3: header `fio version 3 iolog`, lines `TIMESTAMP FILE ACTION [OFFSET LENGTH]`, TIMESTAMP
-//!   in milliseconds (decimals allowed).
+//!   in microseconds since the start of the log (decimals allowed). fio writes it with
+//!   `utime_since_now()` and replays the differences as microsecond delays; some documentation
+//!   calls the unit milliseconds, but that is not what fio does.
 //!
 //! Offsets and lengths in bytes. `read`/`write` make records; `add`/`open`/`close`, `trim`,
 //! `sync`/`datasync` and `wait` are skipped. File names are ignored: all files share one
@@ -42,7 +44,7 @@ impl State {
                         "expected 'TIMESTAMP FILE ACTION [OFFSET LENGTH]', found {n} fields"
                     ));
                 }
-                let time = time_field(f[0], 1_000_000, 1, "a time in ms")?;
+                let time = time_field(f[0], 1_000, 1, "a time in us")?;
                 (time, [f[1], f[2], f[3], f[4]], n - 1, 2)
             }
             _ => {
@@ -138,9 +140,9 @@ mod tests {
             Format::Fio,
         );
         assert_eq!(r.len(), 2);
-        assert_eq!(rec(&r[1]), (10_500_000, Op::Read, 16384, 16384));
+        assert_eq!(rec(&r[1]), (10_500, Op::Read, 16384, 16384));
         assert_eq!(e.len(), 2);
-        assert_eq!(e[1].msg, "field 1 'x' is not a time in ms");
+        assert_eq!(e[1].msg, "field 1 'x' is not a time in us");
         let (r, e) = read_str("/dev/sdb write 0 1\n", Format::Fio);
         assert!(r.is_empty() && e[0].msg.contains("header"));
         let (r, _) = read_str("fio version 3 iolog\n1 f write 0 1\n", Format::Auto);

@@ -163,7 +163,7 @@ impl PartialOrd for Held {
 }
 
 /// Lines read ahead (for detection or volume selection) are at most this many.
-const PEEK_LINES: usize = 64;
+const PEEK_LINES: usize = 200;
 /// ... and at most this many bytes.
 const PEEK_BYTES: usize = 1 << 20;
 
