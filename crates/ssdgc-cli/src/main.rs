@@ -92,9 +92,9 @@ struct Common {
     /// Preconditioning: none, fill, steady, or steady:N (N x capacity of random overwrites).
     #[arg(long)]
     precondition: Option<String>,
-    /// Trace replay: open (arrivals at trace time) or closed:QD.
-    #[arg(long, default_value = "open")]
-    replay: String,
+    /// Trace replay: open (arrivals at trace time, the default) or closed:QD.
+    #[arg(long)]
+    replay: Option<String>,
     /// Multiply trace inter-arrival times by this factor (0.5 = twice as fast).
     #[arg(long)]
     time_scale: Option<f64>,
@@ -104,6 +104,12 @@ struct Common {
     /// Device queue depth.
     #[arg(long)]
     queue_depth: Option<u32>,
+    /// Add latency per interval of simulated arrival time to the report, e.g. `100ms`.
+    #[arg(long, value_name = "DURATION")]
+    series_interval: Option<String>,
+    /// Add latency per window of this many consecutive requests to the report.
+    #[arg(long, value_name = "N")]
+    series_window: Option<u64>,
     /// Print the effective configuration as TOML and exit.
     #[arg(long)]
     dump_config: bool,
@@ -252,6 +258,20 @@ fn run_options(c: &Common, cfg: &Config) -> Result<RunOptions, UserError> {
             .map_err(|e| UserError(format!("--precondition: {e}")))?;
     }
     opts.check = c.check;
+    if let Some(d) = &c.series_interval {
+        let ns = ssdgc_core::config::parse_duration(d)
+            .map_err(|e| UserError(format!("--series-interval: {e}")))?;
+        if ns == 0 {
+            return Err(UserError("--series-interval must be positive".into()));
+        }
+        opts.series_interval = Some(ns);
+    }
+    if let Some(w) = c.series_window {
+        if w == 0 {
+            return Err(UserError("--series-window must be positive".into()));
+        }
+        opts.series_window = Some(w);
+    }
     Ok(opts)
 }
 
@@ -275,8 +295,16 @@ fn workload(c: &Common, cfg: &Config) -> Result<Workload, UserError> {
                 .map_err(|e| UserError(format!("--blkparse-event: {e}")))?,
             ..TraceOptions::default()
         };
-        let mode = ReplayMode::parse(&c.replay).map_err(|e| UserError(format!("--replay: {e}")))?;
+        let mode = match &c.replay {
+            Some(r) => ReplayMode::parse(r).map_err(|e| UserError(format!("--replay: {e}")))?,
+            None => ReplayMode::OpenLoop,
+        };
         return Ok(Workload::from_trace(path, &opts, mode)?);
+    }
+    if c.replay.is_some() {
+        return Err(UserError(
+            "--replay applies to traces; a synthetic workload is closed loop with interarrival=0 (at qd=N) and open loop otherwise".into(),
+        ));
     }
     let spec = c.synthetic.as_deref().unwrap_or(Workload::DEFAULT_SPEC);
     Workload::synthetic(spec, geo.logical_bytes(), c.seed)
@@ -378,11 +406,15 @@ fn compare(a: CompareArgs) -> Result<(), UserError> {
         reports.push(r?);
     }
     if c.json {
-        let runs: Vec<serde_json::Value> = reports
-            .iter()
-            .map(|r| serde_json::to_value(r).expect("reports serialise"))
-            .collect();
-        let out = serde_json::json!({ "schema": COMPARE_SCHEMA, "runs": runs });
+        #[derive(serde::Serialize)]
+        struct Comparison<'a> {
+            schema: &'a str,
+            runs: &'a [Report],
+        }
+        let out = Comparison {
+            schema: COMPARE_SCHEMA,
+            runs: &reports,
+        };
         println!(
             "{}",
             serde_json::to_string_pretty(&out).expect("reports serialise")

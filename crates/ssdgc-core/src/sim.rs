@@ -8,7 +8,8 @@
 //! Command timing (`cmd` = command/address cycles, `xfer` = one page over the channel):
 //! - host read: die `cmd + read`, then the page goes out over the channel; the die stays busy until
 //!   the transfer ends (its register holds the data);
-//! - host write: the page comes in over the channel, then `cmd + program` on the die;
+//! - host write: `cmd`, then the page comes in over the channel (once the channel is free), then
+//!   `program` on the die;
 //! - GC move with copyback: `cmd + read + cmd + program`, no channel; without copyback the page also
 //!   goes out and back over the channel;
 //! - erase: `cmd + erase`.
@@ -23,11 +24,11 @@ use crate::engine::{Event, EventQueue};
 use crate::flash::{Geometry, Timing};
 use crate::ftl::precondition::{self, Precondition};
 use crate::ftl::{Ftl, FtlError};
-use crate::gc::scheme::{self, Action, DieContext, GcScheme, InstantGc, QueuedTxn};
+use crate::gc::scheme::{self, Action, DieContext, GcScheme, QueuedTxn};
 use crate::gc::{self, GcJob, GcOp};
 use crate::host::{ReplayMode, Workload};
 use crate::metrics::report::{self, Report};
-use crate::metrics::LatencyStats;
+use crate::metrics::{LatencyStats, Series};
 use crate::rng::{rng_for, SimRng};
 use crate::units::{Lpn, SimTime};
 use ssdgc_workload::{IoRecord, Op, WorkloadError};
@@ -64,6 +65,10 @@ pub struct RunOptions {
     pub check_every: u64,
     /// Preconditioning.
     pub precondition: Precondition,
+    /// Report latency per interval of simulated arrival time of this length.
+    pub series_interval: Option<SimTime>,
+    /// Report latency per window of this many consecutive requests.
+    pub series_window: Option<u64>,
 }
 
 impl RunOptions {
@@ -79,6 +84,8 @@ impl RunOptions {
             check: false,
             check_every: 100_000,
             precondition: p,
+            series_interval: None,
+            series_window: None,
         })
     }
 }
@@ -104,6 +111,8 @@ struct Txn {
 #[derive(Clone, Copy, Debug)]
 struct Req {
     arrival: SimTime,
+    /// Position in arrival order.
+    index: u64,
     /// First logical page, before folding.
     first: u64,
     /// Pages touched; transactions still to complete once admitted.
@@ -115,7 +124,13 @@ struct Req {
 enum Running {
     Nothing,
     Host(u32),
-    Gc { job: usize, op: GcOp },
+    /// A GC operation; `hold` keeps the die on the job until its erase (no scheme decision between
+    /// its operations).
+    Gc {
+        job: usize,
+        op: GcOp,
+        hold: bool,
+    },
 }
 
 struct Die {
@@ -134,10 +149,11 @@ pub(crate) struct RunStats {
     pub host_pages_read: u64,
     pub unmapped_reads: u64,
     pub gc_time: SimTime,
-    pub gc_jobs_done: u64,
     pub excess_requests: u64,
     pub excess_ns: u128,
     pub requests_seen: u64,
+    pub by_time: Option<Series>,
+    pub by_request: Option<Series>,
 }
 
 /// Response time above which the excess is reported.
@@ -167,7 +183,6 @@ pub struct Simulator {
     first_time: Option<u64>,
     exhausted: bool,
     now: SimTime,
-    instant: InstantGc,
     error: Option<SimError>,
     ftl_error: Option<FtlError>,
     stats: RunStats,
@@ -222,10 +237,13 @@ impl Simulator {
             first_time: None,
             exhausted: false,
             now: 0,
-            instant: InstantGc::default(),
             error: None,
             ftl_error: None,
-            stats: RunStats::default(),
+            stats: RunStats {
+                by_time: opts.series_interval.map(Series::new),
+                by_request: opts.series_window.map(Series::new),
+                ..RunStats::default()
+            },
             opts,
             precondition_wall,
             geo,
@@ -307,6 +325,8 @@ impl Simulator {
             simulated: self.now,
             wall_s: wall,
             events: self.events.processed(),
+            series_interval: self.opts.series_interval,
+            series_window: self.opts.series_window,
         }))
     }
 
@@ -394,7 +414,8 @@ impl Simulator {
         if last >= logical && self.cfg.host.fold == "reject" {
             return Err(SimError::Address {
                 source_name: self.workload.name.clone(),
-                index: self.stats.requests_seen,
+                // `requests_seen` already counts this request.
+            index: self.stats.requests_seen - 1,
                 msg: format!(
                     "bytes {}..{} lie beyond the drive's logical space of {} bytes (set host.fold=wrap to fold addresses)",
                     rec.offset,
@@ -411,6 +432,8 @@ impl Simulator {
         let write = rec.op == Op::Write;
         let req = Req {
             arrival,
+            // `requests_seen` already counts this request.
+            index: self.stats.requests_seen - 1,
             first,
             pending: npages as u32,
             write,
@@ -489,6 +512,12 @@ impl Simulator {
         }
         let lat = self.now - r.arrival;
         let write = r.write;
+        if let Some(s) = self.stats.by_time.as_mut() {
+            s.add(r.arrival, lat);
+        }
+        if let Some(s) = self.stats.by_request.as_mut() {
+            s.add(r.index, lat);
+        }
         self.stats.lat_all.record(lat);
         if write {
             self.stats.lat_write.record(lat);
@@ -528,7 +557,6 @@ impl Simulator {
                 rng: &mut self.rng,
                 queue: &die.queue,
                 jobs: &mut die.jobs,
-                instant: &mut self.instant,
                 error: &mut self.ftl_error,
             };
             match self.scheme.next(&mut cx) {
@@ -548,8 +576,10 @@ impl Simulator {
                         self.invariant(format!("scheme chose GC job {j}, which does not exist"));
                         return;
                     }
-                    self.start_gc_job(d, j);
-                    return;
+                    if self.start_gc_job(d, j) {
+                        return;
+                    }
+                    // The job had nothing left: it is retired; decide again.
                 }
                 Action::Gc(j) => {
                     let Some(job) = die.jobs.get_mut(j) else {
@@ -558,7 +588,7 @@ impl Simulator {
                     };
                     match gc::dispatch_next(&mut self.ftl, job) {
                         Ok(Some(op)) => {
-                            let dur = self.start_gc_op(d, j, op);
+                            let dur = self.start_gc_op(d, j, op, false);
                             self.stats.gc_time += dur;
                             return;
                         }
@@ -608,45 +638,66 @@ impl Simulator {
         self.events.schedule(finish, Event::DieDone(d));
     }
 
-    /// Runs every remaining operation of job `j` on die `d` back to back; one completion event, for
-    /// the erase, at the end.
-    fn start_gc_job(&mut self, d: u32, j: usize) {
+    /// Holds die `d` for every remaining operation of job `j`. With copyback the operations touch no
+    /// shared resource, so they are carried out back to back with one completion event at the end;
+    /// otherwise they are issued one at a time (their channel transfers interleave with other dies')
+    /// and the die stays on the job between them. Returns false when the job had nothing left.
+    fn start_gc_job(&mut self, d: u32, j: usize) -> bool {
+        if !self.cfg.gc.copyback {
+            return self.step_held_job(d, j);
+        }
         let start = self.now;
-        let ch = self.geo.channel_of_die(d) as usize;
         let mut t = start;
         let mut last = None;
         let job = &mut self.dies[d as usize].jobs[j];
         loop {
             match gc::dispatch_next(&mut self.ftl, job) {
                 Ok(Some(op)) => {
-                    t = gc_op_end(
-                        &self.timing,
-                        self.cfg.gc.copyback,
-                        &mut self.channel_free,
-                        ch,
-                        t,
-                        op,
-                    );
+                    t = gc_op_end(&self.timing, true, &mut self.channel_free, 0, t, op);
                     last = Some(op);
                 }
                 Ok(None) => break,
                 Err(e) => {
                     self.ftl_error.get_or_insert(e);
-                    return;
+                    return true;
                 }
             }
         }
         let Some(op) = last else {
             self.dies[d as usize].jobs.remove(j);
-            return;
+            return false;
         };
         self.stats.gc_time += t - start;
-        self.dies[d as usize].running = Running::Gc { job: j, op };
+        self.dies[d as usize].running = Running::Gc {
+            job: j,
+            op,
+            hold: false,
+        };
         self.events.schedule(t, Event::DieDone(d));
+        true
+    }
+
+    /// Issues the next operation of held job `j`; false (and the job retired) when none is left.
+    fn step_held_job(&mut self, d: u32, j: usize) -> bool {
+        match gc::dispatch_next(&mut self.ftl, &mut self.dies[d as usize].jobs[j]) {
+            Ok(Some(op)) => {
+                let dur = self.start_gc_op(d, j, op, true);
+                self.stats.gc_time += dur;
+                true
+            }
+            Ok(None) => {
+                self.dies[d as usize].jobs.remove(j);
+                false
+            }
+            Err(e) => {
+                self.ftl_error.get_or_insert(e);
+                true
+            }
+        }
     }
 
     /// Starts GC operation `op` of job `j` on die `d`; returns its duration.
-    fn start_gc_op(&mut self, d: u32, j: usize, op: GcOp) -> SimTime {
+    fn start_gc_op(&mut self, d: u32, j: usize, op: GcOp, hold: bool) -> SimTime {
         let now = self.now;
         let ch = self.geo.channel_of_die(d) as usize;
         let finish = gc_op_end(
@@ -657,7 +708,7 @@ impl Simulator {
             now,
             op,
         );
-        self.dies[d as usize].running = Running::Gc { job: j, op };
+        self.dies[d as usize].running = Running::Gc { job: j, op, hold };
         self.events.schedule(finish, Event::DieDone(d));
         finish - now
     }
@@ -676,11 +727,12 @@ impl Simulator {
                 self.free_txns.push(t);
                 self.page_done(req);
             }
-            Running::Gc { job, op } => {
+            Running::Gc { job, op, hold } => {
                 gc::complete(&mut self.ftl, op);
                 if let GcOp::Erase { .. } = op {
                     self.dies[d as usize].jobs.remove(job);
-                    self.stats.gc_jobs_done += 1;
+                } else if hold && self.step_held_job(d, job) {
+                    return Ok(());
                 }
             }
         }

@@ -1,6 +1,6 @@
 //! Static allocation orders: how consecutive logical pages are spread over channels (C), chips or
 //! ways (W), dies (D) and planes (P). The order names the fastest-changing coordinate first, so `CWDP`
-//! (the default, channel-first as in the PaGC paper §VII-A) puts logical pages 0, 1, 2 … on channels
+//! (the default, channel-first as in the PaGC paper's evaluation set-up, §VI) puts logical pages 0, 1, 2 … on channels
 //! 0, 1, 2 …, and `PCWD` puts consecutive pages on the planes of one die first.
 
 use super::Geometry;

@@ -5,8 +5,10 @@
 //! mechanism with no time) whenever a plane falls below the GC threshold, so the free pools, the
 //! victims' validity and the wear reach the state the measured run would have reached after that much
 //! writing. The default of 2× capacity brings greedy to its steady-state write amplification on the
-//! drives of the presets (checked by the fidelity tests). Counters are reset afterwards, so statistics
-//! start with the measured run.
+//! drives of the presets (the fidelity tests in `tests/fidelity.rs` measure it). Work counters
+//! (pages written and moved, blocks erased, victims) are reset afterwards, so the report's flash and
+//! GC statistics cover the measured run only; erase counts per block are physical wear and keep the
+//! preconditioning's erases.
 
 use rand::Rng;
 

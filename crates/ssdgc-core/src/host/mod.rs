@@ -112,7 +112,12 @@ impl Workload {
         };
         Ok(Workload {
             expected: Some(spec.count),
-            source: Source::Synthetic(Box::new(Synthetic::new(&spec, logical_bytes, seed))),
+            // A stream of its own, separate from the simulator's random choices.
+            source: Source::Synthetic(Box::new(Synthetic::new(
+                &spec,
+                logical_bytes,
+                rand_core::RngCore::next_u64(&mut crate::rng::rng_for(seed, 3)),
+            ))),
             produced: 0,
             mode,
             name: format!("synthetic:{spec_text}"),

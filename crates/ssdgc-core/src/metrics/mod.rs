@@ -1,6 +1,9 @@
 //! Measurements: latency distributions and the run report.
 
 pub mod report;
+mod series;
+
+pub use series::{Series, SeriesPoint};
 
 use hdrhistogram::Histogram;
 use serde::Serialize;

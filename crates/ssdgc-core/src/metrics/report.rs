@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::LatencySummary;
+use super::{LatencySummary, SeriesPoint};
 use crate::config::Config;
 use crate::flash::Geometry;
 use crate::ftl::Ftl;
@@ -32,6 +32,24 @@ pub struct Report {
     pub gc: Gc,
     pub wear: Wear,
     pub sim: Sim,
+    /// Latency over time and over the request sequence, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub series: Option<SeriesReport>,
+}
+
+/// Latency series.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SeriesReport {
+    /// Interval of simulated arrival time per point of `by_time`, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_time: Option<Vec<SeriesPoint>>,
+    /// Consecutive requests per point of `by_request`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_request: Option<Vec<SeriesPoint>>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -131,6 +149,8 @@ pub(crate) struct ReportInput<'a> {
     pub simulated: SimTime,
     pub wall_s: f64,
     pub events: u64,
+    pub series_interval: Option<SimTime>,
+    pub series_window: Option<u64>,
 }
 
 fn wear(counts: &[u32]) -> Wear {
@@ -233,6 +253,12 @@ pub(crate) fn build(i: &ReportInput<'_>) -> Report {
             wall_s: i.wall_s,
             events: i.events,
         },
+        series: (s.by_time.is_some() || s.by_request.is_some()).then(|| SeriesReport {
+            interval_s: i.series_interval.map(|t| t as f64 / 1e9),
+            by_time: s.by_time.as_ref().map(|x| x.points(1e-9)),
+            window: i.series_window,
+            by_request: s.by_request.as_ref().map(|x| x.points(1.0)),
+        }),
     }
 }
 

@@ -25,9 +25,10 @@ pub enum Action {
     Host(usize),
     /// Run the next operation of the die's GC job at this index.
     Gc(usize),
-    /// Run all remaining operations of the die's GC job at this index back to back, holding the die
-    /// until the victim is erased. Same timing as issuing them one by one with nothing in between;
-    /// one completion event instead of one per operation.
+    /// Run all remaining operations of the die's GC job at this index, holding the die until the
+    /// victim is erased: no scheme decision, and no host operation on the die, in between. (With
+    /// copyback the simulator carries the operations out back to back under one completion event,
+    /// which times them exactly as issuing them one by one would.)
     GcJob(usize),
     /// Nothing to do until something arrives.
     Idle,
@@ -42,13 +43,6 @@ pub struct QueuedTxn {
     pub write: bool,
 }
 
-/// GC bookkeeping done outside the timed path (by the zero-latency oracle).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct InstantGc {
-    /// Jobs run.
-    pub jobs: u64,
-}
-
 /// What a scheme may see and do while deciding for one die.
 pub struct DieContext<'a> {
     /// Current simulated time.
@@ -59,7 +53,6 @@ pub struct DieContext<'a> {
     pub(crate) rng: &'a mut SimRng,
     pub(crate) queue: &'a VecDeque<QueuedTxn>,
     pub(crate) jobs: &'a mut Vec<GcJob>,
-    pub(crate) instant: &'a mut InstantGc,
     pub(crate) error: &'a mut Option<FtlError>,
 }
 
@@ -86,10 +79,7 @@ impl DieContext<'_> {
     /// when the plane had no candidate or the FTL failed.
     pub fn collect_now(&mut self, plane: u32) -> bool {
         match super::collect_now(self.ftl, plane, self.rng, self.now) {
-            Ok(Some(_)) => {
-                self.instant.jobs += 1;
-                true
-            }
+            Ok(Some(_)) => true,
             Ok(None) => false,
             Err(e) => {
                 *self.error = Some(e);

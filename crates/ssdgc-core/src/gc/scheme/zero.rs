@@ -1,4 +1,4 @@
-//! The zero-latency GC oracle (the PaGC paper's "Zero-GC" column, §VII-B): GC is triggered exactly as
+//! The zero-latency GC oracle (the PaGC paper's zero-GC-delay system: §IV, §VI Table II, §VII-A/B): GC is triggered exactly as
 //! in the baseline and does all its bookkeeping — victims chosen, pages moved, blocks erased, wear
 //! counted — but charges no time and occupies no resource. Its response times are the bound any GC
 //! scheme could reach on the same drive and workload.
