@@ -33,14 +33,21 @@ fn unknown_set_key() {
     let e = user_error(&["run", "--set", "geometry.nosuch=1"]);
     assert_mentions(
         &e,
-        &["--set geometry.nosuch=1", "unknown key 'geometry.nosuch'", "channels"],
+        &[
+            "--set geometry.nosuch=1",
+            "unknown key 'geometry.nosuch'",
+            "channels",
+        ],
     );
 }
 
 #[test]
 fn unknown_set_section() {
     let e = user_error(&["run", "--set", "nosuch.key=1"]);
-    assert_mentions(&e, &["--set nosuch.key=1", "unknown section 'nosuch'", "geometry"]);
+    assert_mentions(
+        &e,
+        &["--set nosuch.key=1", "unknown section 'nosuch'", "geometry"],
+    );
 }
 
 #[test]
@@ -54,7 +61,14 @@ fn set_without_section_or_value() {
 #[test]
 fn set_with_the_wrong_type() {
     let e = user_error(&["run", "--set", "gc.threshold=true"]);
-    assert_mentions(&e, &["--set gc.threshold=true", "gc.threshold", "must be a number"]);
+    assert_mentions(
+        &e,
+        &[
+            "--set gc.threshold=true",
+            "gc.threshold",
+            "must be a number",
+        ],
+    );
     let e = user_error(&["run", "--set", "gc.copyback=1"]);
     assert_mentions(&e, &["gc.copyback", "true or false"]);
     let e = user_error(&["run", "--set", "timing.read=fast"]);
@@ -123,7 +137,10 @@ fn config_file_with_an_unknown_key_names_file_and_line() {
     let e = user_error(&["run", "--config", path.to_str().unwrap()]);
     assert_mentions(
         &e,
-        &[&format!("{}:5:", path.display()), "unknown key 'geometry.planez'"],
+        &[
+            &format!("{}:5:", path.display()),
+            "unknown key 'geometry.planez'",
+        ],
     );
 }
 
@@ -137,7 +154,10 @@ fn config_file_with_an_unknown_section_names_file_and_line() {
     let e = user_error(&["run", "--config", path.to_str().unwrap()]);
     assert_mentions(
         &e,
-        &[&format!("{}:4:", path.display()), "unknown section '[nosuch]'"],
+        &[
+            &format!("{}:4:", path.display()),
+            "unknown section '[nosuch]'",
+        ],
     );
 }
 
@@ -151,7 +171,11 @@ fn config_file_with_a_wrongly_typed_value_names_file_and_line() {
     let e = user_error(&["run", "--config", path.to_str().unwrap()]);
     assert_mentions(
         &e,
-        &[&format!("{}:4:", path.display()), "gc.threshold", "must be a number"],
+        &[
+            &format!("{}:4:", path.display()),
+            "gc.threshold",
+            "must be a number",
+        ],
     );
 }
 
@@ -166,7 +190,10 @@ fn config_file_with_a_string_for_an_integer_names_file_and_line() {
         "[geometry]\nchannels = \"abc\"\n",
     );
     let e = user_error(&["run", "--config", path.to_str().unwrap()]);
-    assert_mentions(&e, &[&format!("{}:2:", path.display()), "geometry.channels"]);
+    assert_mentions(
+        &e,
+        &[&format!("{}:2:", path.display()), "geometry.channels"],
+    );
 }
 
 #[test]
@@ -208,10 +235,7 @@ fn config_file_with_a_syntax_error_names_file_and_line() {
     assert_eq!(out.code, Some(2), "{out:?}");
     let first = out.stderr.lines().next().unwrap_or_default();
     assert!(first.starts_with("ssdgc: error: "), "{out:?}");
-    assert!(
-        first.contains(&format!("{}:3:", path.display())),
-        "{out:?}"
-    );
+    assert!(first.contains(&format!("{}:3:", path.display())), "{out:?}");
     assert!(!out.stderr.contains("panicked"), "{out:?}");
 }
 
@@ -229,7 +253,10 @@ fn missing_config_file() {
 #[test]
 fn unknown_preset() {
     let e = user_error(&["run", "--preset", "nope"]);
-    assert_mentions(&e, &["--preset", "unknown preset 'nope'", "default", "pagc"]);
+    assert_mentions(
+        &e,
+        &["--preset", "unknown preset 'nope'", "default", "pagc"],
+    );
 }
 
 #[test]
@@ -279,7 +306,11 @@ fn malformed_trace_line_names_file_and_line() {
 #[test]
 fn malformed_trace_line_after_the_detection_window_names_its_line() {
     let bad = "128166372003061629,hm,0,Write,notanumber,4096,100";
-    let path = write_file("malformed-late", "late.csv", &msr_csv(200, Some((150, bad))));
+    let path = write_file(
+        "malformed-late",
+        "late.csv",
+        &msr_csv(200, Some((150, bad))),
+    );
     let e = user_error(&["run", path.to_str().unwrap(), "-q"]);
     assert_mentions(&e, &[&format!("{}:150:", path.display()), "notanumber"]);
 }
@@ -375,7 +406,12 @@ fn trace_beyond_the_drive_with_fold_reject_names_file_and_request() {
     let e = user_error(&["run", path.to_str().unwrap(), "--fold", "reject", "-q"]);
     assert_mentions(
         &e,
-        &[&path.display().to_string(), "request 4", "99999999999999", "host.fold"],
+        &[
+            &path.display().to_string(),
+            "request 4",
+            "99999999999999",
+            "host.fold",
+        ],
     );
     // The same through the configuration rather than the flag.
     let e = user_error(&[

@@ -9,7 +9,15 @@ use common::{json, without_wall_time};
 const GOLDEN_SPEC: &str = "count=3000,read=0.3,size=exp:16KiB,interarrival=exp:200us";
 
 fn golden(extra: &[&str]) -> serde_json::Value {
-    let mut args = vec!["run", "--json", "-q", "--seed", "7", "--synthetic", GOLDEN_SPEC];
+    let mut args = vec![
+        "run",
+        "--json",
+        "-q",
+        "--seed",
+        "7",
+        "--synthetic",
+        GOLDEN_SPEC,
+    ];
     args.extend_from_slice(extra);
     without_wall_time(json(&args))
 }

@@ -304,7 +304,10 @@ fn compare_table_names_both_schemes() {
         .lines()
         .find(|l| l.trim_start().starts_with("baseline"))
         .unwrap_or_else(|| panic!("no header line:\n{out}"));
-    assert!(header.contains("baseline") && header.contains("zero"), "{out}");
+    assert!(
+        header.contains("baseline") && header.contains("zero"),
+        "{out}"
+    );
     for row in ["mean us", "p99 us", "WAF", "GC time ms", "blocks erased"] {
         assert!(out.contains(row), "table lacks row {row:?}:\n{out}");
     }
@@ -516,7 +519,10 @@ fn dump_config_round_trips_through_a_config_file() {
     ];
     for (i, args) in cases.iter().enumerate() {
         let first = dump(args);
-        assert!(first.contains("[geometry]") && first.contains("[gc]"), "{first}");
+        assert!(
+            first.contains("[geometry]") && first.contains("[gc]"),
+            "{first}"
+        );
         let file = write_file("dump", &format!("dump{i}.toml"), &first);
         let again = dump(&["--config", file.to_str().unwrap()]);
         assert_eq!(first, again, "dump of {args:?} does not round-trip");

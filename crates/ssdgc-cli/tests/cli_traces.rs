@@ -13,14 +13,44 @@ use serde_json::Value;
 /// read share in percent by count (rounded; `None` where it is per volume).
 const KNOWN: &[(&str, &str, u64, Option<f64>)] = &[
     ("msr_hm0_snia_sample.csv", "msr", 1_000, Some(51.0)),
-    ("heimdall_msr_cut10k_rw_20_80_105.trace", "flashnet", 10_000, Some(20.0)),
-    ("heimdall_msr_cut10k_rw_40_60_1370.trace", "flashnet", 10_000, Some(41.0)),
+    (
+        "heimdall_msr_cut10k_rw_20_80_105.trace",
+        "flashnet",
+        10_000,
+        Some(20.0),
+    ),
+    (
+        "heimdall_msr_cut10k_rw_40_60_1370.trace",
+        "flashnet",
+        10_000,
+        Some(41.0),
+    ),
     ("mqsim_tpcc_small.trace", "disksim", 6_999, Some(63.0)),
     ("ssdsim_example.ascii", "disksim", 10_000, Some(41.0)),
-    ("blkreplay_1and1_linux_mysql.load", "blkreplay", 80_794, Some(9.0)),
-    ("blkreplay_1and1_windows_mssql.load", "blkreplay", 42_976, Some(6.0)),
-    ("blkreplay_1and1_windows_shared_server.load", "blkreplay", 1_371, Some(0.0)),
-    ("fiu_mail_cheetah_first10k.blkparse", "fiu", 9_998, Some(89.0)),
+    (
+        "blkreplay_1and1_linux_mysql.load",
+        "blkreplay",
+        80_794,
+        Some(9.0),
+    ),
+    (
+        "blkreplay_1and1_windows_mssql.load",
+        "blkreplay",
+        42_976,
+        Some(6.0),
+    ),
+    (
+        "blkreplay_1and1_windows_shared_server.load",
+        "blkreplay",
+        1_371,
+        Some(0.0),
+    ),
+    (
+        "fiu_mail_cheetah_first10k.blkparse",
+        "fiu",
+        9_998,
+        Some(89.0),
+    ),
     ("systor17_vdi_snia_sample.csv", "systor", 999, Some(83.0)),
     ("tencent_cbs_snia_sample.csv", "tencent", 50_000, None),
 ];
@@ -89,7 +119,11 @@ fn every_shared_trace_replays_with_checks_and_loses_nothing() {
             continue;
         };
         seen += 1;
-        assert_eq!(at(&r, &["workload", "format"]), *format, "{name}: detected format");
+        assert_eq!(
+            at(&r, &["workload", "format"]),
+            *format,
+            "{name}: detected format"
+        );
         let records = u64_at(&r, &["workload", "source", "records"]);
         let filtered = u64_at(&r, &["workload", "source", "filtered_records"]);
         assert_eq!(

@@ -91,7 +91,10 @@ pub fn user_error<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S]) -> St
 /// Asserts that `line` contains every needle.
 pub fn assert_mentions(line: &str, needles: &[&str]) {
     for n in needles {
-        assert!(line.contains(n), "error message should mention {n:?}: {line}");
+        assert!(
+            line.contains(n),
+            "error message should mention {n:?}: {line}"
+        );
     }
 }
 
@@ -117,7 +120,10 @@ pub fn write_file(test: &str, name: &str, text: &str) -> PathBuf {
 
 /// The shared real traces directory, or `None` (with a note on stderr) when it is absent.
 pub fn traces_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/traces"));
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/traces"
+    ));
     if dir.is_dir() {
         Some(dir)
     } else {
