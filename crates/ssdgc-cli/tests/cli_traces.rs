@@ -219,3 +219,71 @@ fn a_shared_trace_replays_the_same_twice() {
     let b = common::without_wall_time(replay(&path, &[]));
     assert_eq!(a, b);
 }
+
+/// A small MSR CSV written by the test: `n` records alternating write and read.
+fn small_msr(n: u64) -> String {
+    (0..n)
+        .map(|i| {
+            format!(
+                "{},hm,0,{},{},4096,100\n",
+                128_166_372_003_061_629u64 + i * 20_000,
+                if i % 2 == 0 { "Write" } else { "Read" },
+                i * 8192
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_gzip_compressed_trace_replays_like_the_plain_one() {
+    let plain = common::write_file("gzip", "t.csv", &small_msr(300));
+    let status = std::process::Command::new("gzip")
+        .arg("-k")
+        .arg(&plain)
+        .status();
+    if !matches!(status, Ok(s) if s.success()) {
+        eprintln!("note: gzip not available; skipping");
+        return;
+    }
+    let gz = plain.with_extension("csv.gz");
+    // The name does not matter: compression is recognised by its magic bytes.
+    let renamed = plain.with_extension("trace");
+    std::fs::rename(&gz, &renamed).expect("rename");
+    let a = json(&["run", plain.to_str().unwrap(), "--json", "-q"]);
+    let b = json(&["run", renamed.to_str().unwrap(), "--json", "-q"]);
+    check_accounting("plain", &a);
+    check_accounting("gzip", &b);
+    assert_eq!(at(&b, &["workload", "format"]), "msr");
+    assert_eq!(u64_at(&b, &["requests", "total"]), 300);
+    for key in ["requests", "latency_us", "flash", "gc", "wear"] {
+        assert_eq!(at(&a, &[key]), at(&b, &[key]), "{key}");
+    }
+}
+
+#[test]
+fn a_column_spec_reads_a_custom_layout() {
+    let mut text = String::from("time_ms;op;sector;bytes\n");
+    for i in 0..200u64 {
+        text.push_str(&format!(
+            "{}.5;{};{};4096\n",
+            i,
+            if i % 4 == 0 { "R" } else { "W" },
+            i * 16
+        ));
+    }
+    let path = common::write_file("columns", "custom.txt", &text);
+    let r = json(&[
+        "run",
+        path.to_str().unwrap(),
+        "--format",
+        "columns:time=1:ms,op=2,offset=3:sectors,len=4,sep=semicolon,skip=1,read=R",
+        "--check",
+        "--json",
+        "-q",
+    ]);
+    check_accounting("columns", &r);
+    assert_eq!(at(&r, &["workload", "format"]), "columns");
+    assert_eq!(u64_at(&r, &["requests", "total"]), 200);
+    assert_eq!(u64_at(&r, &["requests", "reads"]), 50);
+    assert_eq!(u64_at(&r, &["workload", "source", "skipped_lines"]), 1);
+}
