@@ -163,13 +163,23 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 };
             }
+            // clap's message spans lines (a list of missing arguments, a usage block): keep what
+            // precedes the usage, on one line.
             let text = e.to_string();
-            let first = text
+            let parts: Vec<&str> = text
                 .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("invalid arguments")
-                .trim_start_matches("error: ");
-            eprintln!("ssdgc: error: {first} (see ssdgc --help)");
+                .map(str::trim)
+                .take_while(|l| !l.starts_with("Usage:"))
+                .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
+                .collect();
+            let msg = parts.join(" ");
+            let msg = msg.trim_start_matches("error: ");
+            let msg = if msg.is_empty() {
+                "invalid arguments"
+            } else {
+                msg
+            };
+            eprintln!("ssdgc: error: {msg} (see ssdgc --help)");
             return ExitCode::from(2);
         }
     };
@@ -243,11 +253,12 @@ fn build_config(c: &Common, gc: Option<&str>) -> Result<Config, UserError> {
         flag("host.queue_depth", v.to_string())?;
     }
     let cfg = b.build()?;
-    ssdgc_core::gc::scheme::build(&cfg.gc.scheme).map_err(|e| UserError(format!("--gc: {e}")))?;
+    ssdgc_core::gc::scheme::build(&cfg.gc.scheme)
+        .map_err(|e| UserError(format!("gc.scheme (--gc): {e}")))?;
     cfg.gc
         .victim
         .parse::<ssdgc_core::gc::victim::VictimKind>()
-        .map_err(|e| UserError(format!("--victim: {e}")))?;
+        .map_err(|e| UserError(format!("gc.victim (--victim): {e}")))?;
     Ok(cfg)
 }
 
@@ -277,11 +288,18 @@ fn run_options(c: &Common, cfg: &Config) -> Result<RunOptions, UserError> {
 
 fn workload(c: &Common, cfg: &Config) -> Result<Workload, UserError> {
     let geo = ssdgc_core::flash::Geometry::new(cfg);
+    // Checked even without a trace, so that a bad value is never silently ignored.
+    let format: Format = c
+        .format
+        .parse()
+        .map_err(|e| UserError(format!("--format: {e}")))?;
+    let replay = c
+        .replay
+        .as_deref()
+        .map(ReplayMode::parse)
+        .transpose()
+        .map_err(|e| UserError(format!("--replay: {e}")))?;
     if let Some(path) = &c.trace {
-        let format: Format = c
-            .format
-            .parse()
-            .map_err(|e| UserError(format!("--format: {e}")))?;
         let opts = TraceOptions {
             format,
             volume: c.volume,
@@ -295,13 +313,16 @@ fn workload(c: &Common, cfg: &Config) -> Result<Workload, UserError> {
                 .map_err(|e| UserError(format!("--blkparse-event: {e}")))?,
             ..TraceOptions::default()
         };
-        let mode = match &c.replay {
-            Some(r) => ReplayMode::parse(r).map_err(|e| UserError(format!("--replay: {e}")))?,
-            None => ReplayMode::OpenLoop,
-        };
+        let mode = replay.unwrap_or(ReplayMode::OpenLoop);
         return Ok(Workload::from_trace(path, &opts, mode)?);
     }
-    if c.replay.is_some() {
+    c.disksim_time
+        .parse::<TimeUnit>()
+        .map_err(|e| UserError(format!("--disksim-time: {e}")))?;
+    c.blkparse_event
+        .parse::<BlkparseEvent>()
+        .map_err(|e| UserError(format!("--blkparse-event: {e}")))?;
+    if replay.is_some() {
         return Err(UserError(
             "--replay applies to traces; a synthetic workload is closed loop with interarrival=0 (at qd=N) and open loop otherwise".into(),
         ));

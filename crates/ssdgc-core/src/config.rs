@@ -394,7 +394,13 @@ pub struct ConfigBuilder {
 fn parse_table(text: &str, source_name: &str) -> Result<toml::Table, ConfigError> {
     text.parse::<toml::Table>().map_err(|e| {
         let line = e.span().map(|s| text[..s.start].lines().count().max(1));
-        ConfigError::new(source_name, line, e.message().trim().to_string())
+        let msg: Vec<&str> = e
+            .message()
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        ConfigError::new(source_name, line, msg.join(": "))
     })
 }
 
@@ -410,13 +416,22 @@ fn toml_kind(v: &toml::Value) -> &'static str {
     }
 }
 
+/// Keys that take a duration or a size: a string with a unit, or a bare integer.
+fn takes_unit(section: &str, key: &str) -> bool {
+    (section == "timing" && !key.starts_with("channel_"))
+        || (section == "geometry" && key == "page_size")
+}
+
 /// Whether a user value may stand where the default has `expected`.
-fn compatible(expected: &toml::Value, got: &toml::Value) -> bool {
+fn compatible(section: &str, key: &str, expected: &toml::Value, got: &toml::Value) -> bool {
     use toml::Value as V;
     match (expected, got) {
         (V::Float(_), V::Integer(_)) => true,
-        // Durations and sizes accept both strings with units and bare integers.
-        (V::String(_), V::Integer(_)) | (V::Integer(_), V::String(_)) => true,
+        (V::String(_) | V::Integer(_), V::String(_) | V::Integer(_))
+            if takes_unit(section, key) =>
+        {
+            true
+        }
         (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b),
     }
 }
@@ -561,17 +576,20 @@ fn check_entry(
             known.keys().cloned().collect::<Vec<_>>().join(", ")
         ));
     };
-    if !compatible(expected, v) {
+    if !compatible(section, key, expected, v) {
+        let kind = if takes_unit(section, key) {
+            "a number with a unit (e.g. \"25us\", \"8KiB\") or an integer"
+        } else {
+            toml_kind(expected)
+        };
         return Err(format!(
-            "'{section}.{key}' must be {}, not {}",
-            toml_kind(expected),
+            "'{section}.{key}' must be {kind}, not {}",
             toml_kind(v)
         ));
     }
     // Strings that carry units are checked here so that the error names the key.
     if let toml::Value::String(s) = v {
-        let is_duration = section == "timing" && key != "channel_rate_mts";
-        if is_duration {
+        if section == "timing" && takes_unit(section, key) {
             parse_duration(s).map_err(|e| format!("'{section}.{key}': {e}"))?;
         }
         if section == "geometry" && key == "page_size" {

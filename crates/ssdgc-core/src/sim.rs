@@ -414,8 +414,8 @@ impl Simulator {
         if last >= logical && self.cfg.host.fold == "reject" {
             return Err(SimError::Address {
                 source_name: self.workload.name.clone(),
-                // `requests_seen` already counts this request.
-            index: self.stats.requests_seen - 1,
+                // 1-based: `requests_seen` already counts this request.
+                index: self.stats.requests_seen,
                 msg: format!(
                     "bytes {}..{} lie beyond the drive's logical space of {} bytes (set host.fold=wrap to fold addresses)",
                     rec.offset,
