@@ -27,6 +27,7 @@ use crate::ftl::{Ftl, FtlError};
 use crate::gc::scheme::{self, Action, DieContext, GcScheme, QueuedTxn};
 use crate::gc::{self, GcJob, GcOp};
 use crate::host::{ReplayMode, Workload};
+use crate::metrics::breakdown::{Breakdown, BreakdownSums, Busy, DieClock, Snapshot};
 use crate::metrics::report::{self, Report};
 use crate::metrics::{LatencyStats, Series};
 use crate::rng::{rng_for, SimRng};
@@ -106,11 +107,17 @@ struct Txn {
     req: u32,
     lpn: Lpn,
     write: bool,
+    /// The die's clock when the transaction was queued.
+    snap: Snapshot,
+    /// Where its time went (filled when it starts).
+    bd: Breakdown,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Req {
     arrival: SimTime,
+    /// When it entered the device queue.
+    admitted: SimTime,
     /// Position in arrival order.
     index: u64,
     /// First logical page, before folding.
@@ -138,6 +145,7 @@ struct Die {
     ids: VecDeque<u32>,
     jobs: Vec<GcJob>,
     running: Running,
+    clock: DieClock,
 }
 
 /// Counters of a run, beyond the FTL's.
@@ -154,6 +162,7 @@ pub(crate) struct RunStats {
     pub requests_seen: u64,
     pub by_time: Option<Series>,
     pub by_request: Option<Series>,
+    pub breakdown: BreakdownSums,
 }
 
 /// Response time above which the excess is reported.
@@ -213,6 +222,7 @@ impl Simulator {
                 ids: VecDeque::new(),
                 jobs: Vec::new(),
                 running: Running::Nothing,
+                clock: DieClock::new(geo.planes_per_die),
             })
             .collect();
         Ok(Simulator {
@@ -327,6 +337,14 @@ impl Simulator {
             events: self.events.processed(),
             series_interval: self.opts.series_interval,
             series_window: self.opts.series_window,
+            plane_util: crate::metrics::breakdown::plane_util(
+                &self
+                    .dies
+                    .iter()
+                    .map(|d| d.clock.clone())
+                    .collect::<Vec<_>>(),
+                self.now,
+            ),
         }))
     }
 
@@ -432,6 +450,7 @@ impl Simulator {
         let write = rec.op == Op::Write;
         let req = Req {
             arrival,
+            admitted: arrival,
             // `requests_seen` already counts this request.
             index: self.stats.requests_seen - 1,
             first,
@@ -460,6 +479,7 @@ impl Simulator {
     /// Moves a request into the device queue: one transaction per page, queued at its die.
     fn admit(&mut self, id: u32) {
         self.in_device += 1;
+        self.reqs[id as usize].admitted = self.now;
         let Req {
             first,
             pending,
@@ -476,10 +496,16 @@ impl Simulator {
                 immediate += 1;
                 continue;
             }
+            let plane = self.ftl.plane_of(lpn);
+            let d = self.geo.die_of_plane(plane);
             let txn = Txn {
                 req: id,
                 lpn,
                 write,
+                snap: self.dies[d as usize]
+                    .clock
+                    .snapshot(self.now, self.geo.plane_in_die(plane)),
+                bd: Breakdown::default(),
             };
             let t = match self.free_txns.pop() {
                 Some(t) => {
@@ -491,26 +517,29 @@ impl Simulator {
                     self.txns.len() as u32 - 1
                 }
             };
-            let plane = self.ftl.plane_of(lpn);
-            let d = self.geo.die_of_plane(plane);
             let die = &mut self.dies[d as usize];
             die.queue.push_back(QueuedTxn { plane, write });
             die.ids.push_back(t);
             self.kick(d);
         }
         for _ in 0..immediate {
-            self.page_done(id);
+            self.page_done(id, Breakdown::default());
         }
     }
 
-    /// One page of request `id` is done; completes the request when it was the last.
-    fn page_done(&mut self, id: u32) {
+    /// One page of request `id` is done, its time spent as `bd`; completes the request when it was
+    /// the last.
+    fn page_done(&mut self, id: u32, mut bd: Breakdown) {
         let r = &mut self.reqs[id as usize];
         r.pending -= 1;
         if r.pending > 0 {
             return;
         }
         let lat = self.now - r.arrival;
+        // The request's parts: its last page's, plus its wait for a device-queue slot.
+        bd.cngc += r.admitted - r.arrival;
+        debug_assert_eq!(bd.total(), lat, "response time not fully attributed");
+        self.stats.breakdown.add(&bd);
         let write = r.write;
         if let Some(s) = self.stats.by_time.as_mut() {
             s.add(r.arrival, lat);
@@ -619,22 +648,30 @@ impl Simulator {
         let tm = self.timing;
         let ch = self.geo.channel_of_die(d) as usize;
         let now = self.now;
-        let finish = if txn.write {
+        let (finish, channel_wait) = if txn.write {
             if let Err(e) = self.ftl.host_write(txn.lpn) {
                 self.ftl_error.get_or_insert(e);
                 return;
             }
             let xs = (now + tm.command).max(self.channel_free[ch]);
             self.channel_free[ch] = xs + tm.transfer;
-            xs + tm.transfer + tm.program
+            (xs + tm.transfer + tm.program, xs - (now + tm.command))
         } else {
             self.stats.host_pages_read += 1;
             let ready = now + tm.command + tm.read;
             let xs = ready.max(self.channel_free[ch]);
             self.channel_free[ch] = xs + tm.transfer;
-            xs + tm.transfer
+            (xs + tm.transfer, xs - ready)
         };
-        self.dies[d as usize].running = Running::Host(t);
+        let plane = self.geo.plane_in_die(self.ftl.plane_of(txn.lpn));
+        let die = &mut self.dies[d as usize];
+        let mut bd = die.clock.waited(now, plane, &txn.snap);
+        let late = bd.delayed_by_gc();
+        bd.cngc += channel_wait;
+        bd.st = finish - now - channel_wait;
+        die.clock.switch(now, Busy::Host { plane, late });
+        self.txns[t as usize].bd = bd;
+        die.running = Running::Host(t);
         self.events.schedule(finish, Event::DieDone(d));
     }
 
@@ -668,7 +705,10 @@ impl Simulator {
             return false;
         };
         self.stats.gc_time += t - start;
-        self.dies[d as usize].running = Running::Gc {
+        let die = &mut self.dies[d as usize];
+        let planes = 1u64 << self.geo.plane_in_die(die.jobs[j].plane);
+        die.clock.switch(start, Busy::Gc { planes });
+        die.running = Running::Gc {
             job: j,
             op,
             hold: false,
@@ -708,13 +748,18 @@ impl Simulator {
             now,
             op,
         );
-        self.dies[d as usize].running = Running::Gc { job: j, op, hold };
+        let planes = 1u64 << self.geo.plane_in_die(op.plane(&self.geo));
+        let die = &mut self.dies[d as usize];
+        die.clock.switch(now, Busy::Gc { planes });
+        die.running = Running::Gc { job: j, op, hold };
         self.events.schedule(finish, Event::DieDone(d));
         finish - now
     }
 
     fn on_die_done(&mut self, d: u32) -> Result<(), SimError> {
-        let running = std::mem::replace(&mut self.dies[d as usize].running, Running::Nothing);
+        let die = &mut self.dies[d as usize];
+        let running = std::mem::replace(&mut die.running, Running::Nothing);
+        die.clock.switch(self.now, Busy::Idle);
         match running {
             Running::Nothing => {
                 return Err(SimError::Invariant {
@@ -723,9 +768,9 @@ impl Simulator {
                 })
             }
             Running::Host(t) => {
-                let req = self.txns[t as usize].req;
+                let Txn { req, bd, .. } = self.txns[t as usize];
                 self.free_txns.push(t);
-                self.page_done(req);
+                self.page_done(req, bd);
             }
             Running::Gc { job, op, hold } => {
                 gc::complete(&mut self.ftl, op);

@@ -195,3 +195,29 @@ fn gc_without_copyback_holds_the_die_and_uses_the_channel() {
     assert!(no_cb.gc.total_time_us > cb.gc.total_time_us);
     assert!(no_cb.latency_us.all.mean > cb.latency_us.all.mean);
 }
+
+#[test]
+fn breakdown_parts_sum_to_the_mean_response_time() {
+    for scheme in ["baseline", "zero"] {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set(&format!("gc.scheme=\"{scheme}\"")).unwrap();
+        b.set("host.queue_depth=4").unwrap();
+        let r = run(&b.build().unwrap(), ReplayMode::OpenLoop, 20_000, false);
+        let bd = &r.breakdown_us;
+        let sum = bd.st + bd.csgc + bd.cogc + bd.lc + bd.cngc;
+        assert!(
+            (sum - r.latency_us.all.mean).abs() < 1e-6 * r.latency_us.all.mean,
+            "{scheme}: {bd:?} sums to {sum}, mean {}",
+            r.latency_us.all.mean
+        );
+        let u = &r.plane_util;
+        assert!((u.host + u.gc + u.wait_other_gc + u.idle - 1.0).abs() < 1e-9);
+        if scheme == "zero" {
+            assert_eq!(bd.csgc + bd.cogc + bd.lc, 0.0);
+            assert_eq!(u.gc + u.wait_other_gc, 0.0);
+        } else {
+            assert!(bd.csgc > 0.0 && bd.cogc > 0.0 && bd.lc > 0.0, "{bd:?}");
+            assert!(u.gc > 0.0 && u.wait_other_gc > 0.0);
+        }
+    }
+}

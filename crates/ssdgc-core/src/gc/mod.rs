@@ -46,6 +46,16 @@ pub enum GcOp {
     Erase { plane: u32, block: u32 },
 }
 
+impl GcOp {
+    /// The plane the operation works on.
+    pub fn plane(&self, geo: &crate::flash::Geometry) -> u32 {
+        match *self {
+            GcOp::Move { src, .. } => geo.addr(src).plane,
+            GcOp::Erase { plane, .. } => plane,
+        }
+    }
+}
+
 impl GcJob {
     /// True once the erase has been dispatched (no operation remains).
     pub fn erase_issued(&self) -> bool {

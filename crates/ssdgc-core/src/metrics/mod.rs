@@ -1,5 +1,6 @@
 //! Measurements: latency distributions and the run report.
 
+pub mod breakdown;
 pub mod report;
 mod series;
 

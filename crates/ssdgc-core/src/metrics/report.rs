@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::breakdown::{BreakdownReport, PlaneUtil};
 use super::{LatencySummary, SeriesPoint};
 use crate::config::Config;
 use crate::flash::Geometry;
@@ -27,6 +28,13 @@ pub struct Report {
     pub drive: DriveInfo,
     pub requests: Requests,
     pub latency_us: Latencies,
+    /// Mean response time per request split into service time (ST), waiting on GC of the same plane
+    /// (CsGC), on GC of another plane of the die (CoGC), late conflicts (LC) and conflicts with
+    /// non-GC work (CnGC); the five sum to `latency_us.all.mean`.
+    pub breakdown_us: BreakdownReport,
+    /// Mean share of time a plane spends serving host I/O, collecting, idle while another plane of
+    /// its die collects, and idle.
+    pub plane_util: PlaneUtil,
     pub excess: Excess,
     pub flash: Flash,
     pub gc: Gc,
@@ -151,6 +159,7 @@ pub(crate) struct ReportInput<'a> {
     pub events: u64,
     pub series_interval: Option<SimTime>,
     pub series_window: Option<u64>,
+    pub plane_util: PlaneUtil,
 }
 
 fn wear(counts: &[u32]) -> Wear {
@@ -229,6 +238,8 @@ pub(crate) fn build(i: &ReportInput<'_>) -> Report {
             read: s.lat_read.summary(),
             write: s.lat_write.summary(),
         },
+        breakdown_us: s.breakdown.report(),
+        plane_util: i.plane_util.clone(),
         excess: Excess {
             marginal_us: ns_to_us(MARGINAL_RESPONSE),
             requests: s.excess_requests,
@@ -311,9 +322,22 @@ impl Report {
                 name, l.mean, l.std, l.cv, l.p50, l.p90, l.p99, l.p999, l.p9999, l.max
             ));
         }
+        let b = &self.breakdown_us;
+        out.push_str(&format!(
+            "\nbreakdown (mean us): ST {:.1}  CsGC {:.1}  CoGC {:.1}  LC {:.1}  CnGC {:.1}\n",
+            b.st, b.csgc, b.cogc, b.lc, b.cngc
+        ));
+        let u = &self.plane_util;
+        out.push_str(&format!(
+            "plane time: host {:.1}%  GC {:.1}%  waiting on another plane's GC {:.1}%  idle {:.1}%\n",
+            100.0 * u.host,
+            100.0 * u.gc,
+            100.0 * u.wait_other_gc,
+            100.0 * u.idle
+        ));
         let f = &self.flash;
         out.push_str(&format!(
-            "\nflash: {} host pages written, {} read, {} moved by GC, {} blocks erased, WAF {:.3}\n",
+            "flash: {} host pages written, {} read, {} moved by GC, {} blocks erased, WAF {:.3}\n",
             f.host_pages_written, f.host_pages_read, f.gc_pages_moved, f.blocks_erased, f.waf
         ));
         let g = &self.gc;
