@@ -11,6 +11,7 @@
 //! die is then busy until the move ends, so nothing on that plane observes the intermediate state), an
 //! erase marks the block `Erasing` at dispatch and returns it to the free pool at completion.
 
+pub mod pagc_plan;
 pub mod scheme;
 pub mod victim;
 
