@@ -253,7 +253,7 @@ fn build_config(c: &Common, gc: Option<&str>) -> Result<Config, UserError> {
         flag("host.queue_depth", v.to_string())?;
     }
     let cfg = b.build()?;
-    ssdgc_core::gc::scheme::build(&cfg.gc.scheme)
+    ssdgc_core::gc::scheme::build(&cfg.gc.scheme, &cfg)
         .map_err(|e| UserError(format!("gc.scheme (--gc): {e}")))?;
     cfg.gc
         .victim

@@ -235,8 +235,15 @@ pub struct GcConfig {
     pub scheme: String,
     /// The victim policy (`ssdgc list victims`).
     pub victim: String,
-    /// A plane collects when its free blocks fall below this share of its blocks.
+    /// A plane collects when its free blocks (or, with `trigger = "pages"`, its free pages) fall
+    /// below this share.
     pub threshold: f64,
+    /// What the threshold counts: `blocks` (free blocks in the pool) or `pages` (free pages,
+    /// including the rest of the open blocks, as in the PaGC paper §VI).
+    pub trigger: String,
+    /// PaGC: a paired plane joins a parallel GC when its free-page share is below this; 0 means
+    /// `threshold + 0.05` (the PaGC paper's PaGC_TH, §V-B).
+    pub pagc_threshold: f64,
     /// Move valid pages inside the plane with copyback (no channel transfer); otherwise read them out
     /// over the channel and write them back.
     pub copyback: bool,
@@ -289,7 +296,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         "[geometry]\nchannels = 16\nchips_per_channel = 8\ndies_per_chip = 1\nplanes_per_die = 2\n\
          blocks_per_plane = 2048\npages_per_block = 256\npage_size = \"8KiB\"\noverprovision = 0.25\n\
          [timing]\nread = \"75us\"\nprogram = \"1500us\"\nerase = \"3800us\"\nchannel_rate_mts = 333\n\
-         [gc]\nthreshold = 0.07\n",
+         [gc]\nthreshold = 0.07\ntrigger = \"pages\"\n",
     ),
     (
         "pagc-small",
@@ -297,7 +304,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         "[geometry]\nchannels = 2\nchips_per_channel = 2\ndies_per_chip = 1\nplanes_per_die = 2\n\
          blocks_per_plane = 512\npages_per_block = 256\npage_size = \"8KiB\"\noverprovision = 0.25\n\
          [timing]\nread = \"75us\"\nprogram = \"1500us\"\nerase = \"3800us\"\nchannel_rate_mts = 333\n\
-         [gc]\nthreshold = 0.07\n",
+         [gc]\nthreshold = 0.07\ntrigger = \"pages\"\n",
     ),
     (
         "pgc",
@@ -368,6 +375,8 @@ allocation = "CWDP"
 scheme = "baseline"
 victim = "greedy"
 threshold = 0.03
+trigger = "blocks"
+pagc_threshold = 0.0
 copyback = true
 
 [host]
@@ -613,6 +622,15 @@ impl Config {
         ConfigBuilder::preset(name)?.build()
     }
 
+    /// The PaGC join threshold (free-page share), resolving 0 to `threshold + 0.05`.
+    pub fn pagc_threshold(&self) -> f64 {
+        if self.gc.pagc_threshold > 0.0 {
+            self.gc.pagc_threshold
+        } else {
+            self.gc.threshold + 0.05
+        }
+    }
+
     /// Free blocks a plane keeps before it collects: `ceil(threshold × blocks_per_plane)`, at least 2.
     pub fn gc_threshold_blocks(&self) -> u32 {
         let b = (self.gc.threshold * self.geometry.blocks_per_plane as f64).ceil() as u32;
@@ -653,10 +671,10 @@ impl Config {
             * g.dies_per_chip as u64
             * g.planes_per_die as u64;
         let pages = planes * g.blocks_per_plane as u64 * g.pages_per_block as u64;
-        if pages >= u32::MAX as u64 {
+        if pages >= 1 << 31 {
             return bad(format!(
                 "the drive has {pages} physical pages; at most {} are supported (use larger pages)",
-                u32::MAX - 1
+                (1u64 << 31) - 1
             ));
         }
         if !(0.0..0.95).contains(&g.overprovision) || g.overprovision.is_nan() {
@@ -672,13 +690,13 @@ impl Config {
             ));
         }
         // Each plane holds ceil(logical / planes) logical pages; it needs blocks for them, for the
-        // free blocks the trigger holds back, for two write points, and at least one block of slack so
-        // that a victim with an invalid page always exists.
+        // free blocks the trigger holds back, for three write points (host, GC, aligned GC), and at
+        // least one block of slack so that a victim with an invalid page always exists.
         let logical = (pages as f64 * (1.0 - g.overprovision)).floor() as u64;
         let per_plane_logical = logical.div_ceil(planes);
         let per_plane_blocks_needed = per_plane_logical.div_ceil(g.pages_per_block as u64)
             + self.gc_threshold_blocks() as u64
-            + 3;
+            + 4;
         if per_plane_blocks_needed > g.blocks_per_plane as u64 {
             return bad(format!(
                 "impossible geometry: with overprovision {} each plane must hold {} logical pages, which \
@@ -704,6 +722,18 @@ impl Config {
                 "timing.channel_rate_mts must be positive and timing.channel_width_bits a positive multiple of 8"
                     .into(),
             );
+        }
+        if self.gc.trigger != "blocks" && self.gc.trigger != "pages" {
+            return bad(format!(
+                "gc.trigger = '{}' must be 'blocks' or 'pages'",
+                self.gc.trigger
+            ));
+        }
+        if !(0.0..0.9).contains(&self.gc.pagc_threshold) {
+            return bad(format!(
+                "gc.pagc_threshold = {} must be a free-page share in [0, 0.9) (0: gc.threshold + 0.05)",
+                self.gc.pagc_threshold
+            ));
         }
         crate::flash::AllocationOrder::parse(&self.ftl.allocation)
             .map_err(|e| ConfigError::invalid(format!("ftl.allocation: {e}")))?;

@@ -138,6 +138,8 @@ enum Running {
         op: GcOp,
         hold: bool,
     },
+    /// Committing buffered pages (no job).
+    Flush,
 }
 
 struct Die {
@@ -207,7 +209,7 @@ impl Simulator {
         let geo = Geometry::new(cfg);
         let timing = Timing::new(cfg);
         let mut ftl = Ftl::new(cfg, &geo).map_err(SimError::Config)?;
-        let scheme = scheme::build(&cfg.gc.scheme).map_err(SimError::Config)?;
+        let scheme = scheme::build(&cfg.gc.scheme, cfg).map_err(SimError::Config)?;
         let started = std::time::Instant::now();
         let mut pre_rng = rng_for(opts.seed, 1);
         precondition::run(&mut ftl, opts.precondition, &mut pre_rng)?;
@@ -590,6 +592,10 @@ impl Simulator {
             };
             match self.scheme.next(&mut cx) {
                 Action::Idle => return,
+                Action::Flush => {
+                    self.start_flush(d);
+                    return;
+                }
                 Action::Host(i) => {
                     let (Some(_), Some(t)) = (die.queue.remove(i), die.ids.remove(i)) else {
                         self.invariant(format!(
@@ -680,16 +686,18 @@ impl Simulator {
     /// otherwise they are issued one at a time (their channel transfers interleave with other dies')
     /// and the die stays on the job between them. Returns false when the job had nothing left.
     fn start_gc_job(&mut self, d: u32, j: usize) -> bool {
-        if !self.cfg.gc.copyback {
+        if !self.cfg.gc.copyback || self.dies[d as usize].jobs[j].uses_channel() {
             return self.step_held_job(d, j);
         }
         let start = self.now;
         let mut t = start;
         let mut last = None;
+        let mut planes = 0u64;
         let job = &mut self.dies[d as usize].jobs[j];
         loop {
             match gc::dispatch_next(&mut self.ftl, job) {
                 Ok(Some(op)) => {
+                    planes |= op.plane_mask(&self.geo);
                     t = gc_op_end(&self.timing, true, &mut self.channel_free, 0, t, op);
                     last = Some(op);
                 }
@@ -706,7 +714,6 @@ impl Simulator {
         };
         self.stats.gc_time += t - start;
         let die = &mut self.dies[d as usize];
-        let planes = 1u64 << self.geo.plane_in_die(die.jobs[j].plane);
         die.clock.switch(start, Busy::Gc { planes });
         die.running = Running::Gc {
             job: j,
@@ -736,6 +743,34 @@ impl Simulator {
         }
     }
 
+    /// Commits buffered pages of die `d` with one program operation.
+    fn start_flush(&mut self, d: u32) {
+        let n = self.geo.planes_per_die;
+        let planes: Vec<u32> = (d * n..(d + 1) * n).collect();
+        match gc::commit_buffered(&mut self.ftl, &planes) {
+            Ok(Some(op)) => {
+                let ch = self.geo.channel_of_die(d) as usize;
+                let now = self.now;
+                let copyback = self.cfg.gc.copyback;
+                let finish = gc_op_end(&self.timing, copyback, &mut self.channel_free, ch, now, op);
+                self.stats.gc_time += finish - now;
+                let die = &mut self.dies[d as usize];
+                die.clock.switch(
+                    now,
+                    Busy::Gc {
+                        planes: op.plane_mask(&self.geo),
+                    },
+                );
+                die.running = Running::Flush;
+                self.events.schedule(finish, Event::DieDone(d));
+            }
+            Ok(None) => self.invariant(format!("die {d}: flush with nothing buffered")),
+            Err(e) => {
+                self.ftl_error.get_or_insert(e);
+            }
+        }
+    }
+
     /// Starts GC operation `op` of job `j` on die `d`; returns its duration.
     fn start_gc_op(&mut self, d: u32, j: usize, op: GcOp, hold: bool) -> SimTime {
         let now = self.now;
@@ -748,7 +783,7 @@ impl Simulator {
             now,
             op,
         );
-        let planes = 1u64 << self.geo.plane_in_die(op.plane(&self.geo));
+        let planes = op.plane_mask(&self.geo);
         let die = &mut self.dies[d as usize];
         die.clock.switch(now, Busy::Gc { planes });
         die.running = Running::Gc { job: j, op, hold };
@@ -772,9 +807,10 @@ impl Simulator {
                 self.free_txns.push(t);
                 self.page_done(req, bd);
             }
+            Running::Flush => {}
             Running::Gc { job, op, hold } => {
                 gc::complete(&mut self.ftl, op);
-                if let GcOp::Erase { .. } = op {
+                if op.is_erase() {
                     self.dies[d as usize].jobs.remove(job);
                 } else if hold && self.step_held_job(d, job) {
                     return Ok(());
@@ -796,14 +832,11 @@ fn gc_op_end(
     now: SimTime,
     op: GcOp,
 ) -> SimTime {
-    match op {
-        GcOp::Move { .. } if copyback => now + 2 * tm.command + tm.read + tm.program,
-        GcOp::Move { .. } => {
-            let ready = now + tm.command + tm.read;
-            let xs = ready.max(channel_free[ch]);
-            channel_free[ch] = xs + 2 * tm.transfer;
-            xs + 2 * tm.transfer + tm.command + tm.program
-        }
-        GcOp::Erase { .. } => now + tm.command + tm.erase,
+    let (before, pages, after) = op.cost(tm, copyback);
+    if pages == 0 {
+        return now + before + after;
     }
+    let xs = (now + before).max(channel_free[ch]);
+    channel_free[ch] = xs + pages * tm.transfer;
+    xs + pages * tm.transfer + after
 }

@@ -196,7 +196,10 @@ mod tests {
 /// offset; blocks may differ. Multi-plane erase passes block-base pages with `same_offset = false`.
 pub fn check_multiplane(geo: &Geometry, ppns: &[Ppn], same_offset: bool) -> Result<(), String> {
     if ppns.len() < 2 {
-        return Err(format!("a multi-plane command needs at least two pages, got {}", ppns.len()));
+        return Err(format!(
+            "a multi-plane command needs at least two pages, got {}",
+            ppns.len()
+        ));
     }
     if ppns.len() > geo.planes_per_die as usize {
         return Err(format!(
@@ -211,7 +214,10 @@ pub fn check_multiplane(geo: &Geometry, ppns: &[Ppn], same_offset: bool) -> Resu
     for &p in ppns {
         let a = geo.addr(p);
         if geo.die_of_plane(a.plane) != die {
-            return Err(format!("page {p} is on die {}, not {die}", geo.die_of_plane(a.plane)));
+            return Err(format!(
+                "page {p} is on die {}, not {die}",
+                geo.die_of_plane(a.plane)
+            ));
         }
         let bit = 1u64 << geo.plane_in_die(a.plane);
         if seen & bit != 0 {
@@ -241,12 +247,18 @@ mod multiplane_tests {
         let ok = [g.ppn(0, 3, 7), g.ppn(1, 9, 7), g.ppn(3, 0, 7)];
         assert!(check_multiplane(&g, &ok, true).is_ok());
         let offsets = [g.ppn(0, 3, 7), g.ppn(1, 9, 6)];
-        assert!(check_multiplane(&g, &offsets, true).unwrap_err().contains("offsets differ"));
+        assert!(check_multiplane(&g, &offsets, true)
+            .unwrap_err()
+            .contains("offsets differ"));
         assert!(check_multiplane(&g, &offsets, false).is_ok());
         let dies = [g.ppn(0, 3, 7), g.ppn(4, 3, 7)];
-        assert!(check_multiplane(&g, &dies, true).unwrap_err().contains("die"));
+        assert!(check_multiplane(&g, &dies, true)
+            .unwrap_err()
+            .contains("die"));
         let twice = [g.ppn(1, 3, 7), g.ppn(1, 4, 7)];
-        assert!(check_multiplane(&g, &twice, true).unwrap_err().contains("twice"));
+        assert!(check_multiplane(&g, &twice, true)
+            .unwrap_err()
+            .contains("twice"));
         assert!(check_multiplane(&g, &[g.ppn(0, 0, 0)], true).is_err());
     }
 }

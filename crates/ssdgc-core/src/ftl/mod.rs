@@ -29,7 +29,16 @@ pub enum Stream {
     Host = 0,
     /// Valid data moved by GC.
     Gc = 1,
+    /// GC data written with multi-plane programs: the write points of this stream are kept at the
+    /// same page offset across the planes of a die (PaGC's aligned active block, §V-A).
+    Aligned = 2,
 }
+
+/// Number of write streams.
+const STREAMS: usize = 3;
+
+/// Marks an L2P entry whose data sits in the controller's DRAM buffer rather than in flash.
+const BUFFERED: u32 = 1 << 31;
 
 /// Block life cycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,8 +63,13 @@ struct WritePoint {
 
 struct PlaneState {
     free: VecDeque<u32>,
-    wp: [WritePoint; 2],
+    wp: [WritePoint; STREAMS],
     victim: Box<dyn VictimPolicy>,
+    /// Logical pages held in the DRAM buffer, oldest first (may hold stale entries, skipped when
+    /// committed).
+    buffered: VecDeque<Lpn>,
+    /// Live entries of `buffered`.
+    buffered_live: u32,
 }
 
 /// Counters of flash work done by the FTL.
@@ -71,6 +85,14 @@ pub struct FtlCounters {
     pub victims: u64,
     /// Valid pages the victims held when chosen.
     pub victim_valid_pages: u64,
+    /// Pages left unprogrammed to align write points.
+    pub pages_skipped: u64,
+    /// Pages read out into the DRAM buffer by GC.
+    pub pages_buffered: u64,
+    /// PaGC: pages moved per class (PaRD-PaWR, SrRD-PaWR, SrRD-SrWR).
+    pub moves_by_class: [u64; 3],
+    /// PaGC: victims collected by planes that joined another plane's GC.
+    pub pagc_joined: u64,
 }
 
 /// An FTL failure that the scheduling should have made impossible: reported, never a panic.
@@ -94,6 +116,8 @@ pub struct Ftl {
     /// Logical clock: page programs so far.
     clock: u64,
     threshold_blocks: u32,
+    /// With the free-page trigger: free pages below which a plane collects.
+    threshold_pages: Option<u64>,
     victim_kind: VictimKind,
     /// Work counters; reset after preconditioning.
     pub counters: FtlCounters,
@@ -111,8 +135,10 @@ impl Ftl {
                 wp: [WritePoint {
                     block: NO_BLOCK,
                     next: 0,
-                }; 2],
+                }; STREAMS],
                 victim: victim_kind.build(geo.blocks_per_plane, geo.pages_per_block),
+                buffered: VecDeque::new(),
+                buffered_live: 0,
             })
             .collect();
         Ok(Ftl {
@@ -127,6 +153,8 @@ impl Ftl {
             planes,
             clock: 0,
             threshold_blocks: cfg.gc_threshold_blocks(),
+            threshold_pages: (cfg.gc.trigger == "pages")
+                .then(|| (cfg.gc.threshold * geo.pages_per_plane as f64).ceil() as u64),
             victim_kind,
             counters: FtlCounters::default(),
         })
@@ -148,11 +176,24 @@ impl Ftl {
         self.alloc.plane_of(lpn)
     }
 
-    /// Where a logical page is, or `None` if it was never written.
+    /// Where a logical page is in flash, or `None` if it was never written or is held in the DRAM
+    /// buffer ([`Ftl::is_buffered`]).
     #[inline]
     pub fn lookup(&self, lpn: Lpn) -> Option<Ppn> {
         let p = self.l2p[lpn as usize];
-        (p != NO_PAGE).then_some(p)
+        (p != NO_PAGE && p & BUFFERED == 0).then_some(p)
+    }
+
+    /// True when the logical page's data is in the DRAM buffer, waiting to be committed to flash.
+    #[inline]
+    pub fn is_buffered(&self, lpn: Lpn) -> bool {
+        let p = self.l2p[lpn as usize];
+        p != NO_PAGE && p & BUFFERED != 0
+    }
+
+    /// Pages of a plane held in the DRAM buffer.
+    pub fn buffered_pages(&self, plane: u32) -> u32 {
+        self.planes[plane as usize].buffered_live
     }
 
     /// The logical page stored at a physical page, if that page is valid.
@@ -187,10 +228,30 @@ impl Ftl {
         self.threshold_blocks
     }
 
-    /// True when a plane's free pool is below the GC threshold.
+    /// True when a plane is below the GC threshold: free blocks below `threshold_blocks` or, with the
+    /// free-page trigger, free pages below the threshold share (and never fewer than two free blocks).
     #[inline]
     pub fn needs_gc(&self, plane: u32) -> bool {
-        self.free_blocks(plane) < self.threshold_blocks
+        match self.threshold_pages {
+            None => self.free_blocks(plane) < self.threshold_blocks,
+            Some(t) => self.free_blocks(plane) < 2 || self.free_pages(plane) < t,
+        }
+    }
+
+    /// Share of a plane's pages that are free (free blocks and the open write points' rest).
+    pub fn free_share(&self, plane: u32) -> f64 {
+        self.free_pages(plane) as f64 / self.geo.pages_per_plane as f64
+    }
+
+    /// The page offset the next write of `stream` in `plane` lands on (0 when a fresh block will be
+    /// opened).
+    pub fn write_offset(&self, plane: u32, stream: Stream) -> u32 {
+        let wp = self.planes[plane as usize].wp[stream as usize];
+        if wp.block == NO_BLOCK {
+            0
+        } else {
+            wp.next
+        }
     }
 
     /// Valid pages in a drive-wide block.
@@ -283,20 +344,36 @@ impl Ftl {
         self.clock += 1;
         self.last_modified[gb] = self.clock;
         if ppn % self.geo.pages_per_block + 1 == self.geo.pages_per_block {
-            debug_assert_eq!(self.state[gb], BlockState::Open);
-            self.state[gb] = BlockState::Full;
-            let plane = gb as u32 / self.geo.blocks_per_plane;
-            let local = gb as u32 % self.geo.blocks_per_plane;
-            let r = self.plane_range(plane);
-            let view = PlaneView {
-                valid: &self.valid[r.clone()],
-                erase_count: &self.erase_count[r.clone()],
-                last_modified: &self.last_modified[r],
-                now: self.clock,
-                pages_per_block: self.geo.pages_per_block,
-            };
-            self.planes[plane as usize].victim.on_full(local, &view);
+            self.close_block(gb);
         }
+    }
+
+    /// Leaves the next page of a write point unprogrammed (to bring aligned write points to the same
+    /// offset). Returns the page skipped.
+    pub fn skip_page(&mut self, plane: u32, stream: Stream) -> Result<Ppn, FtlError> {
+        let ppn = self.allocate(plane, stream)?;
+        if ppn % self.geo.pages_per_block + 1 == self.geo.pages_per_block {
+            self.close_block((ppn / self.geo.pages_per_block) as usize);
+        }
+        self.counters.pages_skipped += 1;
+        Ok(ppn)
+    }
+
+    /// A block whose last page has been written (or skipped) becomes a victim candidate.
+    fn close_block(&mut self, gb: usize) {
+        debug_assert_eq!(self.state[gb], BlockState::Open);
+        self.state[gb] = BlockState::Full;
+        let plane = gb as u32 / self.geo.blocks_per_plane;
+        let local = gb as u32 % self.geo.blocks_per_plane;
+        let r = self.plane_range(plane);
+        let view = PlaneView {
+            valid: &self.valid[r.clone()],
+            erase_count: &self.erase_count[r.clone()],
+            last_modified: &self.last_modified[r],
+            now: self.clock,
+            pages_per_block: self.geo.pages_per_block,
+        };
+        self.planes[plane as usize].victim.on_full(local, &view);
     }
 
     /// Writes host data for `lpn`: invalidates the old copy, programs a new page at the plane's host
@@ -305,7 +382,10 @@ impl Ftl {
         let plane = self.plane_of(lpn);
         let ppn = self.allocate(plane, Stream::Host)?;
         let old = self.l2p[lpn as usize];
-        if old != NO_PAGE {
+        if old & BUFFERED != 0 && old != NO_PAGE {
+            // The buffered copy is superseded; its queue entry is skipped when committed.
+            self.planes[plane as usize].buffered_live -= 1;
+        } else if old != NO_PAGE {
             self.invalidate(old);
         }
         self.fill_page(lpn, ppn);
@@ -348,16 +428,57 @@ impl Ftl {
 
     /// Moves the valid page `src` (holding `lpn`) to the plane's GC write point. Returns the new page.
     pub fn relocate(&mut self, src: Ppn, lpn: Lpn) -> Result<Ppn, FtlError> {
+        self.relocate_to(src, lpn, Stream::Gc)
+    }
+
+    /// Moves the valid page `src` (holding `lpn`) to the plane's write point of `stream`.
+    pub fn relocate_to(&mut self, src: Ppn, lpn: Lpn, stream: Stream) -> Result<Ppn, FtlError> {
         assert_eq!(
             self.p2l[src as usize], lpn,
             "relocating a page that does not hold the logical page"
         );
         let plane = self.geo.addr(src).plane;
-        let dst = self.allocate(plane, Stream::Gc)?;
+        let dst = self.allocate(plane, stream)?;
         self.invalidate(src);
         self.fill_page(lpn, dst);
         self.counters.gc_pages_moved += 1;
         Ok(dst)
+    }
+
+    /// Reads the valid page `src` (holding `lpn`) out into the DRAM buffer: the flash copy becomes
+    /// invalid and the logical page is served from the buffer until [`Ftl::commit_buffered`].
+    pub fn buffer_out(&mut self, src: Ppn, lpn: Lpn) {
+        assert_eq!(
+            self.p2l[src as usize], lpn,
+            "buffering a page that does not hold the logical page"
+        );
+        let plane = self.geo.addr(src).plane;
+        self.invalidate(src);
+        self.l2p[lpn as usize] = BUFFERED;
+        let ps = &mut self.planes[plane as usize];
+        ps.buffered.push_back(lpn);
+        ps.buffered_live += 1;
+        self.counters.pages_buffered += 1;
+    }
+
+    /// Writes the oldest live buffered page of `plane` to its write point of `stream`. Returns the
+    /// logical page and where it went, or `None` when nothing is buffered.
+    pub fn commit_buffered(
+        &mut self,
+        plane: u32,
+        stream: Stream,
+    ) -> Result<Option<(Lpn, Ppn)>, FtlError> {
+        while let Some(lpn) = self.planes[plane as usize].buffered.pop_front() {
+            if self.l2p[lpn as usize] != BUFFERED {
+                continue; // superseded by a host write
+            }
+            let dst = self.allocate(plane, stream)?;
+            self.fill_page(lpn, dst);
+            self.planes[plane as usize].buffered_live -= 1;
+            self.counters.gc_pages_moved += 1;
+            return Ok(Some((lpn, dst)));
+        }
+        Ok(None)
     }
 
     /// Starts erasing a victim that holds no valid page.
@@ -404,8 +525,13 @@ impl Ftl {
             }
             valid[ppn / g.pages_per_block as usize] += 1;
         }
+        let mut buffered = vec![0u32; g.planes as usize];
         for (lpn, &ppn) in self.l2p.iter().enumerate() {
             if ppn == NO_PAGE {
+                continue;
+            }
+            if ppn == BUFFERED {
+                buffered[self.plane_of(lpn as u32) as usize] += 1;
                 continue;
             }
             if self.p2l[ppn as usize] != lpn as u32 {
@@ -448,6 +574,12 @@ impl Ftl {
                 return Err(format!(
                     "plane {p}: {full} full blocks but the victim policy holds {}",
                     ps.victim.len()
+                ));
+            }
+            if buffered[p] != ps.buffered_live {
+                return Err(format!(
+                    "plane {p}: {} logical pages buffered but {} counted",
+                    buffered[p], ps.buffered_live
                 ));
             }
             let wps = ps.wp.iter().filter(|w| w.block != NO_BLOCK).count();

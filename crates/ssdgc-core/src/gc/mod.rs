@@ -15,9 +15,11 @@ pub mod pagc_plan;
 pub mod scheme;
 pub mod victim;
 
-use crate::ftl::{Ftl, FtlError};
+use crate::flash::check_multiplane;
+use crate::ftl::{Ftl, FtlError, Stream};
 use crate::rng::SimRng;
-use crate::units::{Ppn, SimTime};
+use crate::units::{Ppn, SimTime, NO_PAGE};
+use pagc_plan::{MoveClass, Plan, MAX_PLANES};
 
 /// One GC job: collect one victim block.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +38,19 @@ pub struct GcJob {
     cursor: u32,
     /// The erase has been dispatched.
     erase_issued: bool,
+    /// A parallel job across planes of the die (PaGC), if it is one.
+    multi: Option<Box<ParallelJob>>,
+}
+
+/// The part of a job that collects one victim in each of several planes of a die at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParallelJob {
+    /// (plane, plane-local block) per slot; slot 0 is the plane that asked for GC.
+    victims: Vec<(u32, u32)>,
+    plan: Plan,
+    next: usize,
+    /// TC-PaGC: single-plane moves are read into the DRAM buffer instead of written.
+    cache: bool,
 }
 
 /// One flash operation of a GC job.
@@ -45,19 +60,80 @@ pub enum GcOp {
     Move { src: Ppn, dst: Ppn },
     /// Erase the (now empty) victim.
     Erase { plane: u32, block: u32 },
+    /// Move up to one page per plane of a die with one multi-plane program into the planes' aligned
+    /// write points. `reads` pages are read first: 1 for a multi-plane read (PaRD-PaWR), or one
+    /// single-plane read per page (SrRD-PaWR). Slots whose page vanished are skipped pages
+    /// (`src == NO_PAGE`), so the aligned write points stay at one offset.
+    MultiMove {
+        class: MoveClass,
+        n: u8,
+        reads: u8,
+        moved: u8,
+        src: [Ppn; MAX_PLANES],
+        dst: [Ppn; MAX_PLANES],
+    },
+    /// Read a valid page out into the DRAM buffer (TC-PaGC): one read and one channel transfer.
+    BufferRead { src: Ppn },
+    /// Program buffered pages, one per plane (a multi-plane program when `n` ≥ 2): `n` transfers in,
+    /// one program.
+    Commit { n: u8, dst: [Ppn; MAX_PLANES] },
+    /// Erase one victim per plane with one multi-plane erase.
+    MultiErase {
+        n: u8,
+        blocks: [(u32, u32); MAX_PLANES],
+    },
 }
 
 impl GcOp {
-    /// The plane the operation works on.
-    pub fn plane(&self, geo: &crate::flash::Geometry) -> u32 {
+    /// The planes of its die the operation works on, as a bit mask of plane indices in the die.
+    pub fn plane_mask(&self, geo: &crate::flash::Geometry) -> u64 {
+        let bit = |plane: u32| 1u64 << geo.plane_in_die(plane);
         match *self {
-            GcOp::Move { src, .. } => geo.addr(src).plane,
-            GcOp::Erase { plane, .. } => plane,
+            GcOp::Move { src, .. } | GcOp::BufferRead { src } => bit(geo.addr(src).plane),
+            GcOp::Erase { plane, .. } => bit(plane),
+            GcOp::MultiMove { n, src, dst, .. } => (0..n as usize)
+                .map(|i| {
+                    bit(geo
+                        .addr(if src[i] != NO_PAGE { src[i] } else { dst[i] })
+                        .plane)
+                })
+                .fold(0, |a, b| a | b),
+            GcOp::Commit { n, dst } => dst[..n as usize]
+                .iter()
+                .map(|&p| bit(geo.addr(p).plane))
+                .fold(0, |a, b| a | b),
+            GcOp::MultiErase { n, blocks } => blocks[..n as usize]
+                .iter()
+                .map(|&(p, _)| bit(p))
+                .fold(0, |a, b| a | b),
+        }
+    }
+
+    /// Die time and channel use: (die time before the transfers, pages over the channel, die time
+    /// after them), for page read `t_r`, program `t_p`, erase `t_e`, command `c`, with or without
+    /// copyback for moves.
+    pub fn cost(&self, t: &crate::flash::Timing, copyback: bool) -> (SimTime, u64, SimTime) {
+        let (c, r, p) = (t.command, t.read, t.program);
+        match *self {
+            GcOp::Move { .. } if copyback => (2 * c + r + p, 0, 0),
+            GcOp::Move { .. } => (c + r, 2, c + p),
+            GcOp::MultiMove { reads, .. } if copyback => (reads as u64 * (c + r) + c + p, 0, 0),
+            GcOp::MultiMove { reads, moved, .. } => {
+                (reads as u64 * (c + r), 2 * moved as u64, c + p)
+            }
+            GcOp::BufferRead { .. } => (c + r, 1, 0),
+            GcOp::Commit { n, .. } => (c, n as u64, p),
+            GcOp::Erase { .. } | GcOp::MultiErase { .. } => (c + t.erase, 0, 0),
         }
     }
 }
 
 impl GcJob {
+    /// True when some of its operations use the channel even with copyback (TC-PaGC's buffer reads).
+    pub fn uses_channel(&self) -> bool {
+        self.multi.as_ref().is_some_and(|m| m.cache)
+    }
+
     /// True once the erase has been dispatched (no operation remains).
     pub fn erase_issued(&self) -> bool {
         self.erase_issued
@@ -76,12 +152,215 @@ pub fn start_job(ftl: &mut Ftl, plane: u32, rng: &mut SimRng, now: SimTime) -> O
         started: now,
         cursor: 0,
         erase_issued: false,
+        multi: None,
     })
+}
+
+/// Starts a parallel job (PaGC) over `planes` of one die, the first being the plane that asked for
+/// GC: a victim is chosen in each (planes with no candidate drop out) and the migration is planned
+/// with [`pagc_plan::plan`]. With one plane left it is an ordinary job. `cache` sends single-plane
+/// moves to the DRAM buffer (TC-PaGC).
+pub fn start_parallel_job(
+    ftl: &mut Ftl,
+    planes: &[u32],
+    rng: &mut SimRng,
+    now: SimTime,
+    cache: bool,
+) -> Option<GcJob> {
+    assert!(
+        planes.len() <= MAX_PLANES,
+        "a parallel job spans at most {MAX_PLANES} planes"
+    );
+    let mut job = start_job(ftl, planes[0], rng, now)?;
+    let mut victims = vec![(job.plane, job.block)];
+    for &p in &planes[1..] {
+        if let Some(b) = ftl.choose_victim(p, rng) {
+            victims.push((p, b));
+        }
+    }
+    if victims.len() == 1 {
+        return Some(job);
+    }
+    ftl.counters.pagc_joined += victims.len() as u64 - 1;
+    let offsets: Vec<Vec<u16>> = victims
+        .iter()
+        .map(|&(p, b)| {
+            let mut v = Vec::new();
+            let mut from = 0;
+            while let Some((page, _)) = ftl.next_valid_in_block(p, b, from) {
+                v.push(page as u16);
+                from = page + 1;
+            }
+            v
+        })
+        .collect();
+    let slices: Vec<&[u16]> = offsets.iter().map(Vec::as_slice).collect();
+    job.valid_at_pick = offsets.iter().map(|o| o.len() as u32).sum();
+    job.multi = Some(Box::new(ParallelJob {
+        victims,
+        plan: pagc_plan::plan(&slices),
+        next: 0,
+        cache,
+    }));
+    Some(job)
+}
+
+/// Brings the aligned write points of `planes` to one page offset by skipping pages in the ones
+/// behind.
+fn align(ftl: &mut Ftl, planes: &[u32]) -> Result<(), FtlError> {
+    let target = planes
+        .iter()
+        .map(|&p| ftl.write_offset(p, Stream::Aligned))
+        .max()
+        .unwrap_or(0);
+    for &p in planes {
+        while ftl.write_offset(p, Stream::Aligned) < target {
+            ftl.skip_page(p, Stream::Aligned)?;
+        }
+    }
+    Ok(())
+}
+
+/// Dispatches the next operation of a parallel job.
+fn dispatch_parallel(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, FtlError> {
+    let geo = ftl.geometry().clone();
+    let m = job.multi.as_mut().expect("a parallel job");
+    while m.next < m.plan.steps.len() {
+        let step = m.plan.steps[m.next];
+        m.next += 1;
+        if step.class == MoveClass::SrrdSrwr {
+            let (slot, off) = step.pages()[0];
+            let (plane, block) = m.victims[slot as usize];
+            let src = geo.ppn(plane, block, off as u32);
+            let Some(lpn) = ftl.reverse(src) else {
+                continue;
+            };
+            job.moved += 1;
+            ftl.counters.moves_by_class[MoveClass::SrrdSrwr as usize] += 1;
+            if m.cache {
+                ftl.buffer_out(src, lpn);
+                return Ok(Some(GcOp::BufferRead { src }));
+            }
+            let dst = ftl.relocate_to(src, lpn, Stream::Gc)?;
+            return Ok(Some(GcOp::Move { src, dst }));
+        }
+        let pages = step.pages();
+        let planes: Vec<u32> = pages
+            .iter()
+            .map(|&(s, _)| m.victims[s as usize].0)
+            .collect();
+        let srcs: Vec<Ppn> = pages
+            .iter()
+            .map(|&(s, off)| {
+                let (plane, block) = m.victims[s as usize];
+                geo.ppn(plane, block, off as u32)
+            })
+            .collect();
+        if srcs.iter().all(|&p| ftl.reverse(p).is_none()) {
+            continue;
+        }
+        if step.class == MoveClass::PardPawr {
+            let read: Vec<Ppn> = srcs
+                .iter()
+                .copied()
+                .filter(|&p| ftl.reverse(p).is_some())
+                .collect();
+            if read.len() >= 2 {
+                check_multiplane(&geo, &read, true)
+                    .unwrap_or_else(|e| panic!("illegal multi-plane read: {e}"));
+            }
+        }
+        align(ftl, &planes)?;
+        let mut op_src = [NO_PAGE; MAX_PLANES];
+        let mut op_dst = [NO_PAGE; MAX_PLANES];
+        let mut moved = 0u8;
+        for (i, (&src, &plane)) in srcs.iter().zip(&planes).enumerate() {
+            match ftl.reverse(src) {
+                Some(lpn) => {
+                    op_src[i] = src;
+                    op_dst[i] = ftl.relocate_to(src, lpn, Stream::Aligned)?;
+                    moved += 1;
+                }
+                None => op_dst[i] = ftl.skip_page(plane, Stream::Aligned)?,
+            }
+        }
+        check_multiplane(&geo, &op_dst[..pages.len()], true)
+            .unwrap_or_else(|e| panic!("illegal multi-plane program: {e}"));
+        job.moved += moved as u32;
+        ftl.counters.moves_by_class[step.class as usize] += moved as u64;
+        let reads = if step.class == MoveClass::PardPawr {
+            1
+        } else {
+            moved
+        };
+        return Ok(Some(GcOp::MultiMove {
+            class: step.class,
+            n: pages.len() as u8,
+            reads,
+            moved,
+            src: op_src,
+            dst: op_dst,
+        }));
+    }
+    if job.erase_issued {
+        return Ok(None);
+    }
+    let mut blocks = [(0u32, 0u32); MAX_PLANES];
+    for (i, &(p, b)) in m.victims.iter().enumerate() {
+        ftl.begin_erase(p, b);
+        blocks[i] = (p, b);
+    }
+    let bases: Vec<Ppn> = m.victims.iter().map(|&(p, b)| geo.ppn(p, b, 0)).collect();
+    check_multiplane(&geo, &bases, false)
+        .unwrap_or_else(|e| panic!("illegal multi-plane erase: {e}"));
+    job.erase_issued = true;
+    Ok(Some(GcOp::MultiErase {
+        n: m.victims.len() as u8,
+        blocks,
+    }))
+}
+
+/// Commits buffered pages of the die whose planes are `planes`: one page from each plane that has
+/// any, with a multi-plane program into the aligned write points when two or more planes take part,
+/// or a single program into the plane's GC write point otherwise. `None` when nothing is buffered.
+pub fn commit_buffered(ftl: &mut Ftl, planes: &[u32]) -> Result<Option<GcOp>, FtlError> {
+    let with: Vec<u32> = planes
+        .iter()
+        .copied()
+        .filter(|&p| ftl.buffered_pages(p) > 0)
+        .take(MAX_PLANES)
+        .collect();
+    let mut dst = [NO_PAGE; MAX_PLANES];
+    match with.len() {
+        0 => Ok(None),
+        1 => {
+            let Some((_, d)) = ftl.commit_buffered(with[0], Stream::Gc)? else {
+                return Ok(None);
+            };
+            dst[0] = d;
+            Ok(Some(GcOp::Commit { n: 1, dst }))
+        }
+        n => {
+            align(ftl, &with)?;
+            for (i, &p) in with.iter().enumerate() {
+                let Some((_, d)) = ftl.commit_buffered(p, Stream::Aligned)? else {
+                    unreachable!("plane {p} reported buffered pages");
+                };
+                dst[i] = d;
+            }
+            check_multiplane(ftl.geometry(), &dst[..n], true)
+                .unwrap_or_else(|e| panic!("illegal multi-plane program: {e}"));
+            Ok(Some(GcOp::Commit { n: n as u8, dst }))
+        }
+    }
 }
 
 /// Dispatches the job's next operation, applying its effect on the mapping: a move relocates its page
 /// now; an erase marks the block erasing. `Ok(None)` when the job has no operation left.
 pub fn dispatch_next(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, FtlError> {
+    if job.multi.is_some() {
+        return dispatch_parallel(ftl, job);
+    }
     if job.erase_issued {
         return Ok(None);
     }
@@ -103,8 +382,21 @@ pub fn dispatch_next(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, Ftl
 
 /// Completes an operation whose time has elapsed.
 pub fn complete(ftl: &mut Ftl, op: GcOp) {
-    if let GcOp::Erase { plane, block } = op {
-        ftl.finish_erase(plane, block);
+    match op {
+        GcOp::Erase { plane, block } => ftl.finish_erase(plane, block),
+        GcOp::MultiErase { n, blocks } => {
+            for &(p, b) in &blocks[..n as usize] {
+                ftl.finish_erase(p, b);
+            }
+        }
+        _ => {}
+    }
+}
+
+impl GcOp {
+    /// True for the operation that ends a job (its erase).
+    pub fn is_erase(&self) -> bool {
+        matches!(self, GcOp::Erase { .. } | GcOp::MultiErase { .. })
     }
 }
 

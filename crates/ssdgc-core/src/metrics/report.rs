@@ -38,6 +38,8 @@ pub struct Report {
     pub excess: Excess,
     pub flash: Flash,
     pub gc: Gc,
+    /// Parallel-GC (PaGC) counters; zero under other schemes.
+    pub pagc: Pagc,
     pub wear: Wear,
     pub sim: Sim,
     /// Latency over time and over the request sequence, when asked for.
@@ -123,6 +125,23 @@ pub struct Gc {
     pub total_time_us: f64,
     pub mean_valid_pages_per_victim: f64,
     pub mean_valid_share_per_victim: f64,
+}
+
+/// Page moves per PaGC class, and the work around them.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Pagc {
+    /// Pages moved by multi-plane read + multi-plane program.
+    pub pard_pawr: u64,
+    /// Pages moved by single-plane reads + a multi-plane program.
+    pub srrd_pawr: u64,
+    /// Pages moved by a single-plane read and program (or, with TC-PaGC, read into the buffer).
+    pub srrd_srwr: u64,
+    /// Victims collected by planes that joined another plane's GC.
+    pub joined: u64,
+    /// Pages read into the DRAM buffer (TC-PaGC).
+    pub buffered_pages: u64,
+    /// Pages left unprogrammed to keep aligned write points at one offset.
+    pub skipped_pages: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -258,6 +277,14 @@ pub(crate) fn build(i: &ReportInput<'_>) -> Report {
             mean_valid_pages_per_victim: mean_valid,
             mean_valid_share_per_victim: mean_valid / g.pages_per_block as f64,
         },
+        pagc: Pagc {
+            pard_pawr: c.moves_by_class[0],
+            srrd_pawr: c.moves_by_class[1],
+            srrd_srwr: c.moves_by_class[2],
+            joined: c.pagc_joined,
+            buffered_pages: c.pages_buffered,
+            skipped_pages: c.pages_skipped,
+        },
         wear: wear(i.ftl.erase_counts()),
         sim: Sim {
             simulated_s: i.simulated as f64 / 1e9,
@@ -348,6 +375,13 @@ impl Report {
             g.mean_valid_pages_per_victim,
             100.0 * g.mean_valid_share_per_victim
         ));
+        let p = &self.pagc;
+        if p.joined > 0 {
+            out.push_str(&format!(
+                "pagc: moves PaRD-PaWR {} SrRD-PaWR {} SrRD-SrWR {}; {} victims joined; {} pages buffered, {} skipped\n",
+                p.pard_pawr, p.srrd_pawr, p.srrd_srwr, p.joined, p.buffered_pages, p.skipped_pages
+            ));
+        }
         let w = &self.wear;
         out.push_str(&format!(
             "wear: erases per block min {} max {} mean {:.2} std {:.2}\n",

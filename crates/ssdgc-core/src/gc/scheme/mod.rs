@@ -6,9 +6,11 @@
 //! Schemes never touch the mapping themselves.
 
 mod baseline;
+mod pagc;
 mod zero;
 
 pub use baseline::Baseline;
+pub use pagc::{Join, Pagc};
 pub use zero::Zero;
 
 use std::collections::VecDeque;
@@ -30,6 +32,8 @@ pub enum Action {
     /// copyback the simulator carries the operations out back to back under one completion event,
     /// which times them exactly as issuing them one by one would.)
     GcJob(usize),
+    /// Commit pages held in the DRAM buffer (TC-PaGC) with one program operation.
+    Flush,
     /// Nothing to do until something arrives.
     Idle,
 }
@@ -69,6 +73,25 @@ impl DieContext<'_> {
     pub fn jobs(&self) -> &[GcJob] {
         self.jobs
     }
+    /// The planes of this die.
+    pub fn planes(&self) -> std::ops::Range<u32> {
+        let n = self.ftl.geometry().planes_per_die;
+        self.die * n..(self.die + 1) * n
+    }
+
+    /// Pages of this die's planes waiting in the DRAM buffer.
+    pub fn buffered_pages(&self) -> u32 {
+        self.planes().map(|p| self.ftl.buffered_pages(p)).sum()
+    }
+
+    /// Starts a parallel job (PaGC) over `planes` of this die, the first being the plane that asked
+    /// for GC; returns its index. `cache`: single-plane moves go to the DRAM buffer (TC-PaGC).
+    pub fn start_parallel_job(&mut self, planes: &[u32], cache: bool) -> Option<usize> {
+        let job = super::start_parallel_job(self.ftl, planes, self.rng, self.now, cache)?;
+        self.jobs.push(job);
+        Some(self.jobs.len() - 1)
+    }
+
     /// Starts a job in `plane` (the victim policy chooses the block); returns its index.
     pub fn start_job(&mut self, plane: u32) -> Option<usize> {
         let job = super::start_job(self.ftl, plane, self.rng, self.now)?;
@@ -102,16 +125,31 @@ pub const SCHEMES: &[(&str, &str)] = &[
         "on-demand serial GC (NPGC): per-plane free-block trigger, GC before host I/O, non-preemptible, holds the die",
     ),
     (
+        "pagc-blind",
+        "B-PaGC: when a plane of a die collects, every plane of the die collects in parallel (multi-plane moves and erase)",
+    ),
+    (
+        "pagc-threshold",
+        "T-PaGC: a paired plane joins only if its free-page share is below gc.pagc_threshold",
+    ),
+    (
+        "pagc-cache",
+        "TC-PaGC: as T-PaGC, single-plane moves go through the DRAM buffer and are committed later with multi-plane programs",
+    ),
+    (
         "zero",
         "zero-latency oracle: all GC bookkeeping, no GC time (the lower bound for every scheme)",
     ),
 ];
 
 /// Builds a scheme by name.
-pub fn build(name: &str) -> Result<Box<dyn GcScheme>, String> {
+pub fn build(name: &str, cfg: &crate::config::Config) -> Result<Box<dyn GcScheme>, String> {
     match name {
         "baseline" => Ok(Box::new(Baseline)),
         "zero" => Ok(Box::new(Zero)),
+        "pagc-blind" => Ok(Box::new(Pagc::new(Join::Blind, cfg))),
+        "pagc-threshold" => Ok(Box::new(Pagc::new(Join::Threshold, cfg))),
+        "pagc-cache" => Ok(Box::new(Pagc::new(Join::Cache, cfg))),
         _ => Err(format!(
             "unknown GC scheme '{name}' (known: {})",
             SCHEMES
