@@ -161,7 +161,7 @@ fn victim_benches(c: &mut Criterion) {
             pages_per_block: PPB,
         };
         greedy.on_invalidate(block, old, &v);
-        if step % PPB as u64 == 0 {
+        if step.is_multiple_of(PPB as u64) {
             let victim = greedy.pick(&v, rng).expect("candidates");
             valid[victim as usize] = PPB as u16;
             let v = PlaneView {
