@@ -1,0 +1,281 @@
+//! End-to-end throughput and memory: host requests per CPU-second and peak bytes per physical page.
+//!
+//! Each drive is preconditioned to steady state (fill, then 2x capacity of uniformly random
+//! overwrites), then replays N 4 KiB uniformly random writes, closed loop at queue depth 32, with the
+//! baseline GC scheme and the greedy victim policy. The spare factor is 0.10 *effective*: the
+//! overprovisioning is raised by exactly the blocks the GC threshold holds back in every plane, so
+//! `(physical - logical - held-back blocks) / physical = 0.10`.
+//!
+//! Every drive runs in a child process of its own (this program re-executed), so that its peak
+//! resident set (`VmHWM` in `/proc/self/status`) counts that drive alone, plus the process itself.
+//! CPU time is user + system time from `/proc/self/stat`; the simulator is single-threaded.
+//!
+//! Environment:
+//! - `SSDGC_BENCH_REQUESTS`: requests of the measured run (default 5,000,000);
+//! - `SSDGC_BENCH_DRIVES`: comma-separated drives to run, of `16p`, `64p` (default both).
+//!
+//! Run with `cargo bench -p ssdgc-core --bench e2e` (or the built binary with `--bench`).
+
+use std::process::Command;
+use std::time::Instant;
+
+use ssdgc_core::analytic;
+use ssdgc_core::flash::Geometry;
+use ssdgc_core::host::Workload;
+use ssdgc_core::{ConfigBuilder, RunOptions, Simulator};
+
+const CHILD_ENV: &str = "SSDGC_BENCH_E2E_DRIVE";
+const SPARE: f64 = 0.10;
+const SEED: u64 = 1;
+
+/// A drive of the benchmark.
+struct Drive {
+    key: &'static str,
+    channels: u32,
+    chips_per_channel: u32,
+    planes_per_die: u32,
+    blocks_per_plane: u32,
+    pages_per_block: u32,
+    /// Free blocks per plane held back by the GC threshold.
+    held_back: u32,
+}
+
+const DRIVES: &[Drive] = &[
+    // 16 planes x 1024 blocks x 64 pages: 1,048,576 pages (4 GiB raw).
+    Drive {
+        key: "16p",
+        channels: 4,
+        chips_per_channel: 2,
+        planes_per_die: 2,
+        blocks_per_plane: 1024,
+        pages_per_block: 64,
+        held_back: 3,
+    },
+    // 64 planes x 2048 blocks x 256 pages: 33,554,432 pages (128 GiB raw).
+    Drive {
+        key: "64p",
+        channels: 8,
+        chips_per_channel: 4,
+        planes_per_die: 2,
+        blocks_per_plane: 2048,
+        pages_per_block: 256,
+        held_back: 3,
+    },
+];
+
+impl Drive {
+    /// `gc.threshold`: halfway between `held_back - 1` and `held_back` blocks, so that
+    /// `ceil(threshold x blocks_per_plane) = held_back` exactly.
+    fn threshold(&self) -> f64 {
+        (self.held_back as f64 - 0.5) / self.blocks_per_plane as f64
+    }
+
+    /// `geometry.overprovision`: the spare factor plus the held-back blocks.
+    fn overprovision(&self) -> f64 {
+        SPARE + self.held_back as f64 / self.blocks_per_plane as f64
+    }
+
+    fn settings(&self) -> Vec<String> {
+        vec![
+            format!("geometry.channels={}", self.channels),
+            format!("geometry.chips_per_channel={}", self.chips_per_channel),
+            "geometry.dies_per_chip=1".into(),
+            format!("geometry.planes_per_die={}", self.planes_per_die),
+            format!("geometry.blocks_per_plane={}", self.blocks_per_plane),
+            format!("geometry.pages_per_block={}", self.pages_per_block),
+            "geometry.page_size=4KiB".into(),
+            format!("geometry.overprovision={}", self.overprovision()),
+            format!("gc.threshold={}", self.threshold()),
+            "gc.scheme=baseline".into(),
+            "gc.victim=greedy".into(),
+            "precondition.mode=steady".into(),
+            "precondition.overwrites=2.0".into(),
+        ]
+    }
+}
+
+/// CPU time (user + system) of this process, in seconds.
+fn cpu_seconds(ticks_per_s: f64) -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat");
+    // Fields after the command name (which may hold spaces) start with field 3, the state.
+    let rest = &stat[stat.rfind(')').expect("stat format") + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let utime: f64 = f[14 - 3].parse().expect("utime");
+    let stime: f64 = f[15 - 3].parse().expect("stime");
+    (utime + stime) / ticks_per_s
+}
+
+fn clock_ticks() -> f64 {
+    Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(100.0)
+}
+
+/// Peak resident set of this process, in bytes.
+fn peak_rss() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .expect("VmHWM")
+        * 1024
+}
+
+fn requests() -> u64 {
+    std::env::var("SSDGC_BENCH_REQUESTS")
+        .ok()
+        .map(|s| {
+            s.replace('_', "")
+                .parse()
+                .expect("SSDGC_BENCH_REQUESTS: a count")
+        })
+        .unwrap_or(5_000_000)
+}
+
+/// Runs one drive in this process and prints one `key=value` result line.
+fn child(key: &str) {
+    let drive = DRIVES.iter().find(|d| d.key == key).expect("known drive");
+    let n = requests();
+    let mut b = ConfigBuilder::preset("default").expect("default preset");
+    for s in drive.settings() {
+        b.set(&s).expect("valid setting");
+    }
+    let cfg = b.build().expect("valid drive");
+    let geo = Geometry::new(&cfg);
+    let held = cfg.gc_threshold_blocks() as u64 * geo.planes as u64 * geo.pages_per_block as u64;
+    let phys = geo.physical_pages as u64;
+    let spare = (phys - geo.logical_pages as u64 - held) as f64 / phys as f64;
+    let spec = format!("count={n},read=0,size=4KiB,interarrival=0,qd=32");
+    let wl = Workload::synthetic(&spec, geo.logical_bytes(), SEED).expect("workload");
+    let opts = RunOptions::from_config(&cfg, SEED).expect("options");
+    let ticks = clock_ticks();
+
+    let (c0, w0) = (cpu_seconds(ticks), Instant::now());
+    let sim = Simulator::new(&cfg, wl, opts).expect("simulator");
+    let (c1, w1) = (cpu_seconds(ticks), Instant::now());
+    let report = sim.run().expect("run");
+    let (c2, w2) = (cpu_seconds(ticks), Instant::now());
+    assert_eq!(report.requests.total, n, "every request completed");
+    let peak = peak_rss();
+    let waf_model = analytic::waf_greedy(analytic::alpha_from_spare(spare), geo.pages_per_block);
+    println!(
+        "RESULT drive={key} planes={} physical={phys} logical={} threshold_blocks={} \
+         overprovision={} threshold={} spare={spare:.6} requests={n} pre_cpu={:.3} pre_wall={:.3} \
+         run_cpu={:.3} run_wall={:.3} waf={:.4} waf_model={waf_model:.4} events={} peak={peak}",
+        geo.planes,
+        geo.logical_pages,
+        cfg.gc_threshold_blocks(),
+        cfg.geometry.overprovision,
+        cfg.gc.threshold,
+        c1 - c0,
+        (w1 - w0).as_secs_f64(),
+        c2 - c1,
+        (w2 - w1).as_secs_f64(),
+        report.flash.waf,
+        report.sim.events,
+    );
+}
+
+fn field<'a>(line: &'a str, name: &str) -> &'a str {
+    line.split_whitespace()
+        .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+        .unwrap_or_else(|| panic!("result field {name}"))
+}
+
+fn num(line: &str, name: &str) -> f64 {
+    field(line, name).parse().expect("numeric field")
+}
+
+fn main() {
+    if let Ok(key) = std::env::var(CHILD_ENV) {
+        child(&key);
+        return;
+    }
+    // `cargo test --all-targets` runs bench targets without `--bench`, in a debug build: the
+    // measurement takes minutes there and means nothing, so only `cargo bench` runs it.
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("e2e: measures only under `cargo bench -p ssdgc-core --bench e2e`; skipped");
+        return;
+    }
+    let wanted = std::env::var("SSDGC_BENCH_DRIVES").unwrap_or_else(|_| "16p,64p".into());
+    let exe = std::env::current_exe().expect("own path");
+    println!(
+        "ssdgc end-to-end: {} x 4 KiB uniform random writes, closed loop QD 32, baseline GC, greedy, \
+         effective spare {SPARE}, steady-state precondition (fill + 2x overwrites)",
+        requests()
+    );
+    let mut lines = Vec::new();
+    for key in wanted.split(',').map(str::trim).filter(|k| !k.is_empty()) {
+        let d = DRIVES
+            .iter()
+            .find(|d| d.key == key)
+            .unwrap_or_else(|| panic!("unknown drive '{key}': use 16p or 64p"));
+        println!("\n{key}: settings (on the default preset):");
+        for s in d.settings() {
+            println!("  --set {s}");
+        }
+        let out = Command::new(&exe)
+            .env(CHILD_ENV, key)
+            .output()
+            .expect("child run");
+        let text = String::from_utf8_lossy(&out.stdout);
+        if !out.status.success() {
+            eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+            panic!("drive {key} failed: {}", out.status);
+        }
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("RESULT "))
+            .expect("result line")
+            .to_string();
+        println!(
+            "  {} physical pages, {} logical, {} blocks/plane held back: effective spare {}",
+            field(&line, "physical"),
+            field(&line, "logical"),
+            field(&line, "threshold_blocks"),
+            field(&line, "spare"),
+        );
+        lines.push(line);
+    }
+    println!(
+        "\n{:<5} {:>6} {:>11} {:>10} {:>9} {:>9} {:>13} {:>7} {:>7} {:>9} {:>10}",
+        "drive",
+        "planes",
+        "phys pages",
+        "requests",
+        "pre CPU s",
+        "run CPU s",
+        "req/CPU-s",
+        "WAF",
+        "model",
+        "peak MiB",
+        "B/phys pg"
+    );
+    for l in &lines {
+        let phys = num(l, "physical");
+        let peak = num(l, "peak");
+        println!(
+            "{:<5} {:>6} {:>11} {:>10} {:>9.2} {:>9.2} {:>13.0} {:>7.3} {:>7.3} {:>9.1} {:>10.2}",
+            field(l, "drive"),
+            field(l, "planes"),
+            field(l, "physical"),
+            field(l, "requests"),
+            num(l, "pre_cpu"),
+            num(l, "run_cpu"),
+            num(l, "requests") / num(l, "run_cpu"),
+            num(l, "waf"),
+            num(l, "waf_model"),
+            peak / (1 << 20) as f64,
+            peak / phys,
+        );
+    }
+    println!(
+        "\nreq/CPU-s: host requests per CPU-second of the measured run (user + sys, preconditioning \
+         excluded). B/phys pg: peak resident set of the process / physical pages."
+    );
+}
