@@ -33,6 +33,11 @@ enum Step {
     Collect(u32),
     /// Start a GC job in a plane (kept open across steps), or advance the open one by one operation.
     Advance(u32),
+    /// Start a parallel job over both planes (kept open like `Advance`), through the DRAM buffer
+    /// when the flag is set.
+    Parallel(u32, bool),
+    /// Commit buffered pages.
+    Flush,
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -40,6 +45,8 @@ fn step() -> impl Strategy<Value = Step> {
         8 => any::<u32>().prop_map(Step::Write),
         1 => any::<u32>().prop_map(Step::Collect),
         3 => any::<u32>().prop_map(Step::Advance),
+        1 => (any::<u32>(), any::<bool>()).prop_map(|(p, c)| Step::Parallel(p, c)),
+        1 => Just(Step::Flush),
     ]
 }
 
@@ -48,6 +55,8 @@ struct Model {
     latest: Vec<u64>,
     /// Content per physical page: (lpn, version).
     shadow: Vec<Option<(u32, u64)>>,
+    /// Content of pages held in the DRAM buffer, by logical page.
+    buffer: std::collections::BTreeMap<u32, (u32, u64)>,
     version: u64,
 }
 
@@ -71,11 +80,33 @@ fn small_drive(victim: &str) -> (Ftl, Geometry) {
     (Ftl::new(&cfg, &geo).unwrap(), geo)
 }
 
-fn apply_move(model: &mut Model, op: GcOp) {
-    if let GcOp::Move { src, dst } = op {
+fn apply_move(model: &mut Model, ftl: &Ftl, op: GcOp) {
+    let mut copy = |src: u32, dst: u32| {
         let content = model.shadow[src as usize];
         assert!(content.is_some(), "GC moved an empty page {src}");
         model.shadow[dst as usize] = content;
+    };
+    match op {
+        GcOp::Move { src, dst } => copy(src, dst),
+        GcOp::MultiMove { n, src, dst, .. } => {
+            for i in 0..n as usize {
+                if src[i] != ssdgc_core::units::NO_PAGE {
+                    copy(src[i], dst[i]);
+                }
+            }
+        }
+        GcOp::BufferRead { src } => {
+            let content = model.shadow[src as usize].expect("buffered an empty page");
+            model.buffer.insert(content.0, content);
+        }
+        GcOp::Commit { n, dst } => {
+            for &d in &dst[..n as usize] {
+                let lpn = ftl.reverse(d).expect("a committed page is mapped");
+                let content = model.buffer.remove(&lpn).expect("committed a page never buffered");
+                model.shadow[d as usize] = Some(content);
+            }
+        }
+        GcOp::Erase { .. } | GcOp::MultiErase { .. } => {}
     }
 }
 
@@ -89,6 +120,15 @@ fn verify(ftl: &Ftl, model: &Model, geo: &Geometry) -> Result<(), TestCaseError>
         match (v, ftl.lookup(lpn)) {
             (0, None) => {}
             (0, Some(p)) => prop_assert!(false, "lpn {lpn} never written but mapped to {p}"),
+            (_, None) if ftl.is_buffered(lpn) => {
+                mapped += 1;
+                prop_assert_eq!(
+                    model.buffer.get(&lpn).copied(),
+                    Some((lpn, v)),
+                    "lpn {} is buffered with stale or foreign data",
+                    lpn
+                );
+            }
             (_, None) => prop_assert!(false, "lpn {lpn} (version {v}) was lost"),
             (_, Some(p)) => {
                 mapped += 1;
@@ -112,6 +152,7 @@ fn run_sequence(victim: &str, steps: &[Step], seed: u64) -> Result<(), TestCaseE
     let mut model = Model {
         latest: vec![0; geo.logical_pages as usize],
         shadow: vec![None; geo.physical_pages as usize],
+        buffer: Default::default(),
         version: 0,
     };
     let mut open: Option<GcJob> = None;
@@ -125,7 +166,7 @@ fn run_sequence(victim: &str, steps: &[Step], seed: u64) -> Result<(), TestCaseE
                 if ftl.needs_gc(plane) {
                     if let Some(mut job) = open.take() {
                         while let Some(op) = gc::dispatch_next(&mut ftl, &mut job).unwrap() {
-                            apply_move(&mut model, op);
+                            apply_move(&mut model, &ftl, op);
                             gc::complete(&mut ftl, op);
                         }
                     }
@@ -137,13 +178,14 @@ fn run_sequence(victim: &str, steps: &[Step], seed: u64) -> Result<(), TestCaseE
                             break;
                         };
                         while let Some(op) = gc::dispatch_next(&mut ftl, &mut job).unwrap() {
-                            apply_move(&mut model, op);
+                            apply_move(&mut model, &ftl, op);
                             gc::complete(&mut ftl, op);
                         }
                     }
                 }
                 match ftl.host_write(lpn) {
                     Ok(ppn) => {
+                        model.buffer.remove(&lpn);
                         model.version += 1;
                         model.latest[lpn as usize] = model.version;
                         model.shadow[ppn as usize] = Some((lpn, model.version));
@@ -164,10 +206,22 @@ fn run_sequence(victim: &str, steps: &[Step], seed: u64) -> Result<(), TestCaseE
                     let plane = x % geo.planes;
                     if let Some(mut job) = gc::start_job(&mut ftl, plane, &mut rng, 0) {
                         while let Some(op) = gc::dispatch_next(&mut ftl, &mut job).unwrap() {
-                            apply_move(&mut model, op);
+                            apply_move(&mut model, &ftl, op);
                             gc::complete(&mut ftl, op);
                         }
                     }
+                }
+            }
+            Step::Parallel(x, cache) => {
+                if open.is_none() {
+                    let first = x % geo.planes;
+                    let planes = [first, 1 - first];
+                    open = gc::start_parallel_job(&mut ftl, &planes, &mut rng, 0, cache);
+                }
+            }
+            Step::Flush => {
+                if let Some(op) = gc::commit_buffered(&mut ftl, &[0, 1]).unwrap() {
+                    apply_move(&mut model, &ftl, op);
                 }
             }
             Step::Advance(x) => match open.as_mut() {
@@ -180,7 +234,7 @@ fn run_sequence(victim: &str, steps: &[Step], seed: u64) -> Result<(), TestCaseE
                 }
                 Some(job) => match gc::dispatch_next(&mut ftl, job) {
                     Ok(Some(op)) => {
-                        apply_move(&mut model, op);
+                        apply_move(&mut model, &ftl, op);
                         gc::complete(&mut ftl, op);
                     }
                     Ok(None) => open = None,

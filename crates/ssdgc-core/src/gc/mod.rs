@@ -51,6 +51,9 @@ pub struct ParallelJob {
     next: usize,
     /// TC-PaGC: single-plane moves are read into the DRAM buffer instead of written.
     cache: bool,
+    /// Pages of a step that could not join its multi-plane program (their planes' aligned write
+    /// points had drifted apart), moved single-plane next.
+    pending: Vec<Ppn>,
 }
 
 /// One flash operation of a GC job.
@@ -156,6 +159,9 @@ pub fn start_job(ftl: &mut Ftl, plane: u32, rng: &mut SimRng, now: SimTime) -> O
     })
 }
 
+/// Free blocks a plane needs to take part in a parallel job.
+pub const PARALLEL_FREE_BLOCKS: u32 = 4;
+
 /// Starts a parallel job (PaGC) over `planes` of one die, the first being the plane that asked for
 /// GC: a victim is chosen in each (planes with no candidate drop out) and the migration is planned
 /// with [`pagc_plan::plan`]. With one plane left it is an ordinary job. `cache` sends single-plane
@@ -173,9 +179,19 @@ pub fn start_parallel_job(
     );
     let mut job = start_job(ftl, planes[0], rng, now)?;
     let mut victims = vec![(job.plane, job.block)];
-    for &p in &planes[1..] {
-        if let Some(b) = ftl.choose_victim(p, rng) {
-            victims.push((p, b));
+    // Before its erase returns a block, a plane in a parallel job may open a block for each of its
+    // aligned and GC write points, and the alignment at the start may skip into one more: planes
+    // without that many free blocks (and one to spare) stay out, and a demanding plane without them
+    // collects serially.
+    let enough = |ftl: &Ftl, p: u32| ftl.free_blocks(p) >= PARALLEL_FREE_BLOCKS;
+    if enough(ftl, planes[0]) {
+        for &p in &planes[1..] {
+            if !enough(ftl, p) {
+                continue;
+            }
+            if let Some(b) = ftl.choose_victim(p, rng) {
+                victims.push((p, b));
+            }
         }
     }
     if victims.len() == 1 {
@@ -196,11 +212,19 @@ pub fn start_parallel_job(
         .collect();
     let slices: Vec<&[u16]> = offsets.iter().map(Vec::as_slice).collect();
     job.valid_at_pick = offsets.iter().map(|o| o.len() as u32).sum();
+    // Start with the aligned write points of the job's planes at one offset. On a two-plane die they
+    // always move together and never drift; with more planes, steps over different subsets can.
+    let planes_in_job: Vec<u32> = victims.iter().map(|&(p, _)| p).collect();
+    if align(ftl, &planes_in_job).is_err() {
+        // Cannot happen with PARALLEL_FREE_BLOCKS free blocks; collect serially if it does.
+        return Some(job);
+    }
     job.multi = Some(Box::new(ParallelJob {
         victims,
         plan: pagc_plan::plan(&slices),
         next: 0,
         cache,
+        pending: Vec::new(),
     }));
     Some(job)
 }
@@ -221,83 +245,109 @@ fn align(ftl: &mut Ftl, planes: &[u32]) -> Result<(), FtlError> {
     Ok(())
 }
 
+/// Moves `src` on its own: into the plane's GC write point, or (TC-PaGC) into the DRAM buffer.
+fn single_move(
+    ftl: &mut Ftl,
+    job: &mut GcJob,
+    src: Ppn,
+    cache: bool,
+) -> Result<Option<GcOp>, FtlError> {
+    let Some(lpn) = ftl.reverse(src) else {
+        return Ok(None);
+    };
+    job.moved += 1;
+    ftl.counters.moves_by_class[MoveClass::SrrdSrwr as usize] += 1;
+    if cache {
+        ftl.buffer_out(src, lpn);
+        return Ok(Some(GcOp::BufferRead { src }));
+    }
+    let dst = ftl.relocate_to(src, lpn, Stream::Gc)?;
+    Ok(Some(GcOp::Move { src, dst }))
+}
+
 /// Dispatches the next operation of a parallel job.
 fn dispatch_parallel(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, FtlError> {
     let geo = ftl.geometry().clone();
-    let m = job.multi.as_mut().expect("a parallel job");
-    while m.next < m.plan.steps.len() {
+    loop {
+        let m = job.multi.as_mut().expect("a parallel job");
+        let cache = m.cache;
+        if let Some(src) = m.pending.pop() {
+            if let Some(op) = single_move(ftl, job, src, cache)? {
+                return Ok(Some(op));
+            }
+            continue;
+        }
+        if m.next >= m.plan.steps.len() {
+            break;
+        }
         let step = m.plan.steps[m.next];
         m.next += 1;
-        if step.class == MoveClass::SrrdSrwr {
-            let (slot, off) = step.pages()[0];
-            let (plane, block) = m.victims[slot as usize];
-            let src = geo.ppn(plane, block, off as u32);
-            let Some(lpn) = ftl.reverse(src) else {
-                continue;
-            };
-            job.moved += 1;
-            ftl.counters.moves_by_class[MoveClass::SrrdSrwr as usize] += 1;
-            if m.cache {
-                ftl.buffer_out(src, lpn);
-                return Ok(Some(GcOp::BufferRead { src }));
-            }
-            let dst = ftl.relocate_to(src, lpn, Stream::Gc)?;
-            return Ok(Some(GcOp::Move { src, dst }));
-        }
-        let pages = step.pages();
-        let planes: Vec<u32> = pages
-            .iter()
-            .map(|&(s, _)| m.victims[s as usize].0)
-            .collect();
-        let srcs: Vec<Ppn> = pages
+        let srcs: Vec<Ppn> = step
+            .pages()
             .iter()
             .map(|&(s, off)| {
                 let (plane, block) = m.victims[s as usize];
                 geo.ppn(plane, block, off as u32)
             })
+            .filter(|&p| ftl.reverse(p).is_some())
             .collect();
-        if srcs.iter().all(|&p| ftl.reverse(p).is_none()) {
+        if step.class == MoveClass::SrrdSrwr || srcs.len() < 2 {
+            // One page: moved alone (the page of a multi step whose partners vanished, too).
+            m.pending.extend(srcs.iter().rev());
             continue;
         }
-        if step.class == MoveClass::PardPawr {
-            let read: Vec<Ppn> = srcs
-                .iter()
-                .copied()
-                .filter(|&p| ftl.reverse(p).is_some())
-                .collect();
-            if read.len() >= 2 {
-                check_multiplane(&geo, &read, true)
-                    .unwrap_or_else(|e| panic!("illegal multi-plane read: {e}"));
-            }
+        // The pages whose planes' aligned write points share the most common offset go together;
+        // the rest (drifted apart on dies of more than two planes) move alone.
+        let offs: Vec<u32> = srcs
+            .iter()
+            .map(|&p| ftl.write_offset(geo.addr(p).plane, Stream::Aligned))
+            .collect();
+        let target = *offs
+            .iter()
+            .max_by_key(|&&o| {
+                (
+                    offs.iter().filter(|&&x| x == o).count(),
+                    std::cmp::Reverse(o),
+                )
+            })
+            .expect("at least two pages");
+        let (group, rest): (Vec<(Ppn, u32)>, Vec<(Ppn, u32)>) = srcs
+            .iter()
+            .copied()
+            .zip(offs)
+            .partition(|&(_, o)| o == target);
+        m.pending.extend(rest.iter().rev().map(|&(p, _)| p));
+        if group.len() < 2 {
+            m.pending.extend(group.iter().map(|&(p, _)| p));
+            continue;
         }
-        align(ftl, &planes)?;
+        let group: Vec<Ppn> = group.into_iter().map(|(p, _)| p).collect();
+        if step.class == MoveClass::PardPawr {
+            check_multiplane(&geo, &group, true)
+                .unwrap_or_else(|e| panic!("illegal multi-plane read: {e}"));
+        }
         let mut op_src = [NO_PAGE; MAX_PLANES];
         let mut op_dst = [NO_PAGE; MAX_PLANES];
-        let mut moved = 0u8;
-        for (i, (&src, &plane)) in srcs.iter().zip(&planes).enumerate() {
-            match ftl.reverse(src) {
-                Some(lpn) => {
-                    op_src[i] = src;
-                    op_dst[i] = ftl.relocate_to(src, lpn, Stream::Aligned)?;
-                    moved += 1;
-                }
-                None => op_dst[i] = ftl.skip_page(plane, Stream::Aligned)?,
-            }
+        for (i, &src) in group.iter().enumerate() {
+            let lpn = ftl.reverse(src).expect("checked valid above");
+            op_src[i] = src;
+            op_dst[i] = ftl.relocate_to(src, lpn, Stream::Aligned)?;
         }
-        check_multiplane(&geo, &op_dst[..pages.len()], true)
+        let n = group.len();
+        check_multiplane(&geo, &op_dst[..n], true)
             .unwrap_or_else(|e| panic!("illegal multi-plane program: {e}"));
-        job.moved += moved as u32;
-        ftl.counters.moves_by_class[step.class as usize] += moved as u64;
+        job.moved += n as u32;
+        ftl.counters.moves_by_class[step.class as usize] += n as u64;
         let reads = if step.class == MoveClass::PardPawr {
             1
         } else {
-            moved
+            n as u8
         };
         return Ok(Some(GcOp::MultiMove {
             class: step.class,
-            n: pages.len() as u8,
+            n: n as u8,
             reads,
-            moved,
+            moved: n as u8,
             src: op_src,
             dst: op_dst,
         }));
@@ -305,6 +355,7 @@ fn dispatch_parallel(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, Ftl
     if job.erase_issued {
         return Ok(None);
     }
+    let m = job.multi.as_ref().expect("a parallel job");
     let mut blocks = [(0u32, 0u32); MAX_PLANES];
     for (i, &(p, b)) in m.victims.iter().enumerate() {
         ftl.begin_erase(p, b);
@@ -313,21 +364,26 @@ fn dispatch_parallel(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, Ftl
     let bases: Vec<Ppn> = m.victims.iter().map(|&(p, b)| geo.ppn(p, b, 0)).collect();
     check_multiplane(&geo, &bases, false)
         .unwrap_or_else(|e| panic!("illegal multi-plane erase: {e}"));
+    let n = m.victims.len() as u8;
     job.erase_issued = true;
-    Ok(Some(GcOp::MultiErase {
-        n: m.victims.len() as u8,
-        blocks,
-    }))
+    Ok(Some(GcOp::MultiErase { n, blocks }))
+}
+
+/// True when `plane` has buffered pages and the free blocks to commit one (a write point may need a
+/// fresh block, and alignment may skip into another).
+pub fn can_commit(ftl: &Ftl, plane: u32) -> bool {
+    ftl.buffered_pages(plane) > 0 && ftl.free_blocks(plane) >= 2
 }
 
 /// Commits buffered pages of the die whose planes are `planes`: one page from each plane that has
 /// any, with a multi-plane program into the aligned write points when two or more planes take part,
-/// or a single program into the plane's GC write point otherwise. `None` when nothing is buffered.
+/// or a single program into the plane's GC write point otherwise. `None` when no plane can commit
+/// ([`can_commit`]).
 pub fn commit_buffered(ftl: &mut Ftl, planes: &[u32]) -> Result<Option<GcOp>, FtlError> {
     let with: Vec<u32> = planes
         .iter()
         .copied()
-        .filter(|&p| ftl.buffered_pages(p) > 0)
+        .filter(|&p| can_commit(ftl, p))
         .take(MAX_PLANES)
         .collect();
     let mut dst = [NO_PAGE; MAX_PLANES];

@@ -84,6 +84,11 @@ impl DieContext<'_> {
         self.planes().map(|p| self.ftl.buffered_pages(p)).sum()
     }
 
+    /// True when some plane of this die can commit buffered pages now ([`crate::gc::can_commit`]).
+    pub fn can_flush(&self) -> bool {
+        self.planes().any(|p| super::can_commit(self.ftl, p))
+    }
+
     /// Starts a parallel job (PaGC) over `planes` of this die, the first being the plane that asked
     /// for GC; returns its index. `cache`: single-plane moves go to the DRAM buffer (TC-PaGC).
     pub fn start_parallel_job(&mut self, planes: &[u32], cache: bool) -> Option<usize> {

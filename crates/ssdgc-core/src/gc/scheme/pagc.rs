@@ -65,13 +65,13 @@ impl GcScheme for Pagc {
         }
         let cache = self.join == Join::Cache;
         let Some(&head) = cx.queue().front() else {
-            return if cache && cx.buffered_pages() > 0 {
+            return if cache && cx.can_flush() {
                 Action::Flush
             } else {
                 Action::Idle
             };
         };
-        if cache && cx.buffered_pages() >= self.buffer_cap {
+        if cache && cx.buffered_pages() >= self.buffer_cap && cx.can_flush() {
             return Action::Flush;
         }
         if head.write && cx.ftl().needs_gc(head.plane) {
