@@ -102,7 +102,10 @@ fn apply_move(model: &mut Model, ftl: &Ftl, op: GcOp) {
         GcOp::Commit { n, dst } => {
             for &d in &dst[..n as usize] {
                 let lpn = ftl.reverse(d).expect("a committed page is mapped");
-                let content = model.buffer.remove(&lpn).expect("committed a page never buffered");
+                let content = model
+                    .buffer
+                    .remove(&lpn)
+                    .expect("committed a page never buffered");
                 model.shadow[d as usize] = Some(content);
             }
         }

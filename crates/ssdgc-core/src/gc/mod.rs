@@ -311,7 +311,8 @@ fn dispatch_parallel(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, Ftl
                 )
             })
             .expect("at least two pages");
-        let (group, rest): (Vec<(Ppn, u32)>, Vec<(Ppn, u32)>) = srcs
+        type Placed = Vec<(Ppn, u32)>;
+        let (group, rest): (Placed, Placed) = srcs
             .iter()
             .copied()
             .zip(offs)
