@@ -296,15 +296,15 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         "[geometry]\nchannels = 16\nchips_per_channel = 8\ndies_per_chip = 1\nplanes_per_die = 2\n\
          blocks_per_plane = 2048\npages_per_block = 256\npage_size = \"8KiB\"\noverprovision = 0.25\n\
          [timing]\nread = \"75us\"\nprogram = \"1500us\"\nerase = \"3800us\"\nchannel_rate_mts = 333\n\
-         [gc]\nthreshold = 0.07\ntrigger = \"pages\"\n",
+         [gc]\nthreshold = 0.07\ntrigger = \"pages\"\n[host]\nqueue_depth = 65536\n",
     ),
     (
         "pagc-small",
-        "the PaGC Table I drive scaled down (2 ch x 2 chips, 512 blocks/plane) for quick studies",
-        "[geometry]\nchannels = 2\nchips_per_channel = 2\ndies_per_chip = 1\nplanes_per_die = 2\n\
-         blocks_per_plane = 512\npages_per_block = 256\npage_size = \"8KiB\"\noverprovision = 0.25\n\
+        "the PaGC Table I drive with 128 blocks per plane instead of 2,048 (16 ch x 8 chips, 64 GiB raw)",
+        "[geometry]\nchannels = 16\nchips_per_channel = 8\ndies_per_chip = 1\nplanes_per_die = 2\n\
+         blocks_per_plane = 128\npages_per_block = 256\npage_size = \"8KiB\"\noverprovision = 0.25\n\
          [timing]\nread = \"75us\"\nprogram = \"1500us\"\nerase = \"3800us\"\nchannel_rate_mts = 333\n\
-         [gc]\nthreshold = 0.07\ntrigger = \"pages\"\n",
+         [gc]\nthreshold = 0.07\ntrigger = \"pages\"\n[host]\nqueue_depth = 65536\n",
     ),
     (
         "pgc",

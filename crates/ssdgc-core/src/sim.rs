@@ -206,6 +206,11 @@ impl Simulator {
     pub fn new(cfg: &Config, workload: Workload, opts: RunOptions) -> Result<Simulator, SimError> {
         cfg.validate()
             .map_err(|e| SimError::Config(e.to_string()))?;
+        // Some schemes simulate a transformed drive (the plane-level superblock).
+        let drive = scheme::drive_for(cfg);
+        let cfg = &drive;
+        cfg.validate()
+            .map_err(|e| SimError::Config(e.to_string()))?;
         let geo = Geometry::new(cfg);
         let timing = Timing::new(cfg);
         let mut ftl = Ftl::new(cfg, &geo).map_err(SimError::Config)?;

@@ -192,6 +192,9 @@ fn parallel_gc_beats_serial_gc_on_a_write_heavy_load() {
     let run = |scheme: &str| {
         let mut b = ConfigBuilder::preset("pagc-small").unwrap();
         b.set(&format!("gc.scheme=\"{scheme}\"")).unwrap();
+        // Fewer dies than Table I, to keep the test quick.
+        b.set("geometry.channels=4").unwrap();
+        b.set("geometry.chips_per_channel=2").unwrap();
         let cfg = b.build().unwrap();
         let geo = Geometry::new(&cfg);
         let wl = Workload::synthetic(

@@ -7,10 +7,12 @@
 
 mod baseline;
 mod pagc;
+mod superblock;
 mod zero;
 
 pub use baseline::Baseline;
 pub use pagc::{Join, Pagc};
+pub use superblock::{superblock_drive, Superblock};
 pub use zero::Zero;
 
 use std::collections::VecDeque;
@@ -142,16 +144,31 @@ pub const SCHEMES: &[(&str, &str)] = &[
         "TC-PaGC: as T-PaGC, single-plane moves go through the DRAM buffer and are committed later with multi-plane programs",
     ),
     (
+        "superblock",
+        "plane-level superblock (PaGC paper §VII-E): the planes of a die read, write, map and collect as one, with multi-plane operations",
+    ),
+    (
         "zero",
         "zero-latency oracle: all GC bookkeeping, no GC time (the lower bound for every scheme)",
     ),
 ];
+
+/// The drive a scheme simulates: the configured one, except for `superblock`
+/// ([`superblock_drive`]).
+pub fn drive_for(cfg: &crate::config::Config) -> crate::config::Config {
+    if cfg.gc.scheme == "superblock" {
+        superblock_drive(cfg)
+    } else {
+        cfg.clone()
+    }
+}
 
 /// Builds a scheme by name.
 pub fn build(name: &str, cfg: &crate::config::Config) -> Result<Box<dyn GcScheme>, String> {
     match name {
         "baseline" => Ok(Box::new(Baseline)),
         "zero" => Ok(Box::new(Zero)),
+        "superblock" => Ok(Box::new(Superblock)),
         "pagc-blind" => Ok(Box::new(Pagc::new(Join::Blind, cfg))),
         "pagc-threshold" => Ok(Box::new(Pagc::new(Join::Threshold, cfg))),
         "pagc-cache" => Ok(Box::new(Pagc::new(Join::Cache, cfg))),
