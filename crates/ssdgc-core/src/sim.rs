@@ -697,14 +697,16 @@ impl Simulator {
         let start = self.now;
         let mut t = start;
         let mut last = None;
-        let mut planes = 0u64;
         let job = &mut self.dies[d as usize].jobs[j];
+        let planes = job.plane_mask(&self.geo);
         loop {
             match gc::dispatch_next(&mut self.ftl, job) {
                 Ok(Some(op)) => {
-                    planes |= op.plane_mask(&self.geo);
                     t = gc_op_end(&self.timing, true, &mut self.channel_free, 0, t, op);
-                    last = Some(op);
+                    // A job ends with its erase: the only operation to keep for completion.
+                    if op.is_erase() {
+                        last = Some(op);
+                    }
                 }
                 Ok(None) => break,
                 Err(e) => {

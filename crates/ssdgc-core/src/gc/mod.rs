@@ -132,6 +132,17 @@ impl GcOp {
 }
 
 impl GcJob {
+    /// The planes of its die the job collects, as a bit mask of plane indices in the die.
+    pub fn plane_mask(&self, geo: &crate::flash::Geometry) -> u64 {
+        match &self.multi {
+            None => 1 << geo.plane_in_die(self.plane),
+            Some(m) => m
+                .victims
+                .iter()
+                .fold(0, |acc, &(p, _)| acc | 1 << geo.plane_in_die(p)),
+        }
+    }
+
     /// True when some of its operations use the channel even with copyback (TC-PaGC's buffer reads).
     pub fn uses_channel(&self) -> bool {
         self.multi.as_ref().is_some_and(|m| m.cache)
