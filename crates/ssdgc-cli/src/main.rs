@@ -354,7 +354,11 @@ fn simulate(
             bar.set_length(n);
         }
         bar.set_position(p.completed);
-        bar.set_message(format!("{label} {:.2} s simulated", p.now as f64 / 1e9));
+        if p.preconditioning {
+            bar.set_message(format!("{label}: preconditioning (page writes)"));
+        } else {
+            bar.set_message(format!("{label}: {:.2} s simulated", p.now as f64 / 1e9));
+        }
     };
     let report = sim.run_with_progress(&mut progress)?;
     if let Some(bar) = bar {
@@ -372,7 +376,7 @@ fn progress_bar(c: &Common, multi: &indicatif::MultiProgress) -> Option<Progress
         ProgressDrawTarget::hidden(),
     ));
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} requests · {msg} · {elapsed}")
+        ProgressStyle::with_template("{bar:30} {pos}/{len} · {msg} · {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     Some(bar)

@@ -94,7 +94,9 @@ impl RunOptions {
 /// Progress of a run, for display.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
-    /// Requests completed.
+    /// True while preconditioning (then `completed`/`expected` count page writes).
+    pub preconditioning: bool,
+    /// Requests completed (page writes while preconditioning).
     pub completed: u64,
     /// Requests expected, when known.
     pub expected: Option<u64>,
@@ -202,7 +204,7 @@ pub struct Simulator {
 }
 
 impl Simulator {
-    /// Builds the drive, preconditions it, and readies the workload.
+    /// Builds the drive and readies the workload; the drive is preconditioned when the run starts.
     pub fn new(cfg: &Config, workload: Workload, opts: RunOptions) -> Result<Simulator, SimError> {
         cfg.validate()
             .map_err(|e| SimError::Config(e.to_string()))?;
@@ -213,16 +215,8 @@ impl Simulator {
             .map_err(|e| SimError::Config(e.to_string()))?;
         let geo = Geometry::new(cfg);
         let timing = Timing::new(cfg);
-        let mut ftl = Ftl::new(cfg, &geo).map_err(SimError::Config)?;
+        let ftl = Ftl::new(cfg, &geo).map_err(SimError::Config)?;
         let scheme = scheme::build(&cfg.gc.scheme, cfg).map_err(SimError::Config)?;
-        let started = std::time::Instant::now();
-        let mut pre_rng = rng_for(opts.seed, 1);
-        precondition::run(&mut ftl, opts.precondition, &mut pre_rng)?;
-        let precondition_wall = started.elapsed().as_secs_f64();
-        if opts.check {
-            ftl.check()
-                .map_err(|msg| SimError::Invariant { time_ns: 0, msg })?;
-        }
         let dies = (0..geo.dies)
             .map(|_| Die {
                 queue: VecDeque::new(),
@@ -262,7 +256,7 @@ impl Simulator {
                 ..RunStats::default()
             },
             opts,
-            precondition_wall,
+            precondition_wall: 0.0,
             geo,
         })
     }
@@ -282,6 +276,27 @@ impl Simulator {
         mut self,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<Report, SimError> {
+        let pre_started = std::time::Instant::now();
+        let mut pre_rng = rng_for(self.opts.seed, 1);
+        precondition::run(
+            &mut self.ftl,
+            self.opts.precondition,
+            &mut pre_rng,
+            &mut |done, total| {
+                progress(Progress {
+                    preconditioning: true,
+                    completed: done,
+                    expected: Some(total),
+                    now: 0,
+                })
+            },
+        )?;
+        self.precondition_wall = pre_started.elapsed().as_secs_f64();
+        if self.opts.check {
+            self.ftl
+                .check()
+                .map_err(|msg| SimError::Invariant { time_ns: 0, msg })?;
+        }
         let started = std::time::Instant::now();
         match self.workload.mode {
             ReplayMode::OpenLoop => self.schedule_next_arrival()?,
@@ -312,6 +327,7 @@ impl Simulator {
             }
             if n & 0xFFFF == 0 {
                 progress(Progress {
+                    preconditioning: false,
                     completed: self.stats.lat_all.count(),
                     expected: self.workload.expected,
                     now: self.now,
@@ -325,6 +341,7 @@ impl Simulator {
             self.check()?;
         }
         progress(Progress {
+            preconditioning: false,
             completed: self.stats.lat_all.count(),
             expected: self.workload.expected,
             now: self.now,

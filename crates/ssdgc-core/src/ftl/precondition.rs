@@ -56,20 +56,42 @@ pub fn write_instant(ftl: &mut Ftl, lpn: u32, rng: &mut SimRng) -> Result<(), Ft
     ftl.host_write(lpn).map(|_| ())
 }
 
-/// Runs the preconditioning and resets the counters.
-pub fn run(ftl: &mut Ftl, how: Precondition, rng: &mut SimRng) -> Result<(), FtlError> {
+/// Runs the preconditioning and resets the counters; `progress(done, total)` is called every
+/// 2^20 page writes.
+pub fn run(
+    ftl: &mut Ftl,
+    how: Precondition,
+    rng: &mut SimRng,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<(), FtlError> {
     let logical = ftl.geometry().logical_pages;
+    let overwrites = match how {
+        Precondition::Steady(n) => (n * logical as f64).round() as u64,
+        _ => 0,
+    };
+    let total = if how == Precondition::None {
+        0
+    } else {
+        logical as u64 + overwrites
+    };
+    let mut done = 0u64;
+    let mut tick = |done: u64| {
+        if done & 0xF_FFFF == 0 {
+            progress(done, total);
+        }
+    };
     if how != Precondition::None {
         for lpn in 0..logical {
             write_instant(ftl, lpn, rng)?;
+            done += 1;
+            tick(done);
         }
     }
-    if let Precondition::Steady(n) = how {
-        let count = (n * logical as f64).round() as u64;
-        for _ in 0..count {
-            let lpn = rng.gen_range(0..logical);
-            write_instant(ftl, lpn, rng)?;
-        }
+    for _ in 0..overwrites {
+        let lpn = rng.gen_range(0..logical);
+        write_instant(ftl, lpn, rng)?;
+        done += 1;
+        tick(done);
     }
     ftl.counters = Default::default();
     Ok(())
