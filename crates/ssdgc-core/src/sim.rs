@@ -165,6 +165,8 @@ pub(crate) struct RunStats {
     pub by_time: Option<Series>,
     pub by_request: Option<Series>,
     pub breakdown: BreakdownSums,
+    /// Host writes to a page that a GC job in progress had still to move.
+    pub cancelled_moves: u64,
 }
 
 /// Response time above which the excess is reported.
@@ -347,6 +349,7 @@ impl Simulator {
                     .collect::<Vec<_>>(),
                 self.now,
             ),
+            scheme_stats: self.scheme.stats(),
         }))
     }
 
@@ -570,6 +573,12 @@ impl Simulator {
                 self.error.get_or_insert(e);
             }
         }
+        if self.in_device == 0 {
+            // The device queue emptied: free dies may start idle-time work.
+            for die in 0..self.geo.dies {
+                self.kick(die);
+            }
+        }
     }
 
     /// Lets a free die start its next operation, as its scheme decides.
@@ -584,6 +593,7 @@ impl Simulator {
             let mut cx = DieContext {
                 now: self.now,
                 die: d,
+                device_idle: self.in_device == 0,
                 ftl: &mut self.ftl,
                 rng: &mut self.rng,
                 queue: &die.queue,
@@ -655,6 +665,16 @@ impl Simulator {
         let ch = self.geo.channel_of_die(d) as usize;
         let now = self.now;
         let (finish, channel_wait) = if txn.write {
+            if let Some(old) = self.ftl.lookup(txn.lpn) {
+                let a = self.geo.addr(old);
+                if self.dies[d as usize]
+                    .jobs
+                    .iter()
+                    .any(|j| j.collects(a.plane, a.block))
+                {
+                    self.stats.cancelled_moves += 1;
+                }
+            }
             if let Err(e) = self.ftl.host_write(txn.lpn) {
                 self.ftl_error.get_or_insert(e);
                 return;

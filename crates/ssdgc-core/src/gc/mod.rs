@@ -137,6 +137,16 @@ impl GcJob {
         self.multi.as_ref().is_some_and(|m| m.cache)
     }
 
+    /// True when the job collects block `block` of `plane` and has not dispatched its erase: a
+    /// valid page there is still to be moved.
+    pub fn collects(&self, plane: u32, block: u32) -> bool {
+        !self.erase_issued
+            && match &self.multi {
+                None => self.plane == plane && self.block == block,
+                Some(m) => m.victims.contains(&(plane, block)),
+            }
+    }
+
     /// True once the erase has been dispatched (no operation remains).
     pub fn erase_issued(&self) -> bool {
         self.erase_issued

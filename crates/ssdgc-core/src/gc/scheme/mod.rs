@@ -6,11 +6,15 @@
 //! Schemes never touch the mapping themselves.
 
 mod baseline;
+mod idle;
 mod pagc;
+mod pgc;
 mod zero;
 
 pub use baseline::Baseline;
+pub use idle::Idle;
 pub use pagc::{Join, Pagc};
+pub use pgc::Pgc;
 pub use zero::Zero;
 
 use std::collections::VecDeque;
@@ -53,6 +57,8 @@ pub struct DieContext<'a> {
     pub now: SimTime,
     /// The die.
     pub die: u32,
+    /// No host request is in the device queue (admitted and not yet completed) on any die.
+    pub device_idle: bool,
     pub(crate) ftl: &'a mut Ftl,
     pub(crate) rng: &'a mut SimRng,
     pub(crate) queue: &'a VecDeque<QueuedTxn>,
@@ -121,6 +127,25 @@ impl DieContext<'_> {
 pub trait GcScheme: Send {
     /// Decides the die's next action.
     fn next(&mut self, cx: &mut DieContext<'_>) -> Action;
+
+    /// Counters the scheme keeps about its own decisions; zero unless it keeps any.
+    fn stats(&self) -> SchemeStats {
+        SchemeStats::default()
+    }
+}
+
+/// Counters a scheme keeps about its decisions (idle-time and preemptible GC).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SchemeStats {
+    /// Die time spent in each state S0–S3 of preemptible GC (§III-D), summed over dies, in ns. A
+    /// die's state is its worst plane's, sampled at each of its scheduling decisions.
+    pub state_time: [SimTime; 4],
+    /// Host transactions served while a GC job of their die was in progress (preemptions).
+    pub preemptions: u64,
+    /// Times a queued write made GC run to its erase with nothing preempting (state S3).
+    pub s3_holds: u64,
+    /// GC jobs started in idle time (no host request in the device).
+    pub idle_jobs: u64,
 }
 
 /// The schemes `--gc` accepts: (name, description).
@@ -128,6 +153,10 @@ pub const SCHEMES: &[(&str, &str)] = &[
     (
         "baseline",
         "on-demand serial GC (NPGC): per-plane free-block trigger, GC before host I/O, non-preemptible, holds the die",
+    ),
+    (
+        "idle",
+        "idle-time GC: collects planes below gc.idle_threshold while the device queue is empty, preemptible between operations; on-demand at the threshold",
     ),
     (
         "pagc-blind",
@@ -142,6 +171,10 @@ pub const SCHEMES: &[(&str, &str)] = &[
         "TC-PaGC: as T-PaGC, single-plane moves go through the DRAM buffer and are committed later with multi-plane programs",
     ),
     (
+        "pgc-none",
+        "semi-preemptible GC: GC below gc.soft_threshold runs one page move at a time and host requests preempt it between moves; below gc.hard_threshold only reads do; a waiting write then makes the job finish first",
+    ),
+    (
         "zero",
         "zero-latency oracle: all GC bookkeeping, no GC time (the lower bound for every scheme)",
     ),
@@ -152,6 +185,8 @@ pub fn build(name: &str, cfg: &crate::config::Config) -> Result<Box<dyn GcScheme
     match name {
         "baseline" => Ok(Box::new(Baseline)),
         "zero" => Ok(Box::new(Zero)),
+        "idle" => Ok(Box::new(Idle::new(cfg))),
+        "pgc-none" => Ok(Box::new(Pgc::new(cfg))),
         "pagc-blind" => Ok(Box::new(Pagc::new(Join::Blind, cfg))),
         "pagc-threshold" => Ok(Box::new(Pagc::new(Join::Threshold, cfg))),
         "pagc-cache" => Ok(Box::new(Pagc::new(Join::Cache, cfg))),

@@ -1,0 +1,99 @@
+//! Idle-time GC — the "idle-based" baseline of the preemptible-GC paper: Lee et al., "Preemptible I/O
+//! Scheduling of Garbage Collection for Solid State Drives", IEEE TCAD 32(2), 2013
+//! (`preemptible-gc.txt`), §V and Fig. 15.
+//!
+//! GC runs in the background only while the device queue is empty (no host request admitted and
+//! outstanding on any die): a plane whose free-block share is below a *background* level
+//! (`gc.idle_threshold`, default twice `gc.threshold`) collects, one job at a time, one operation at
+//! a time, so a request arriving in the middle is served before the job's next operation (the job
+//! is suspended between page moves, never inside one). When idle time is too short and a plane
+//! still reaches the normal threshold, a write to it collects on demand first, holding the die, as
+//! the baseline does.
+//!
+//! A victim that turns out to hold only valid pages gains nothing; after one such job the die starts
+//! no more idle jobs until it serves a host write, so idle GC always ends.
+//!
+//! When not to use it: for sustained workloads with no idle time (it degenerates to the baseline),
+//! or to study GC that competes with host I/O while requests are queued.
+
+use super::{Action, DieContext, GcScheme, SchemeStats};
+use crate::config::Config;
+
+/// GC in device idle time, preemptible between operations, plus on-demand GC at the threshold.
+#[derive(Clone, Debug)]
+pub struct Idle {
+    /// Free-page share below which a plane collects in idle time.
+    background: f64,
+    pages_per_block: u32,
+    /// Per die: the last idle job gained no free page; no more until a host write.
+    quiet: Vec<bool>,
+    stats: SchemeStats,
+}
+
+impl Idle {
+    /// An idle-time scheme for the drive of `cfg`.
+    pub fn new(cfg: &Config) -> Self {
+        Idle {
+            background: cfg.idle_threshold(),
+            pages_per_block: cfg.geometry.pages_per_block,
+            quiet: Vec::new(),
+            stats: SchemeStats::default(),
+        }
+    }
+}
+
+impl GcScheme for Idle {
+    fn next(&mut self, cx: &mut DieContext<'_>) -> Action {
+        let die = cx.die as usize;
+        if self.quiet.len() <= die {
+            self.quiet.resize(die + 1, false);
+        }
+        if let Some(&head) = cx.queue().front() {
+            if head.write && cx.ftl().needs_gc(head.plane) {
+                if !cx.jobs().is_empty() {
+                    return Action::GcJob(0);
+                }
+                if let Some(j) = cx.start_job(head.plane) {
+                    return Action::GcJob(j);
+                }
+            }
+            if head.write {
+                self.quiet[die] = false;
+            }
+            if !cx.jobs().is_empty() {
+                self.stats.preemptions += 1;
+            }
+            return Action::Host(0);
+        }
+        if !cx.device_idle {
+            return Action::Idle;
+        }
+        if !cx.jobs().is_empty() {
+            return Action::Gc(0);
+        }
+        if self.quiet[die] {
+            return Action::Idle;
+        }
+        // The plane with the least free space below the background level first.
+        let mut planes: Vec<(u64, u32)> = cx
+            .planes()
+            .filter(|&p| cx.ftl().needs_gc(p) || cx.ftl().free_share(p) < self.background)
+            .map(|p| (cx.ftl().free_pages(p), p))
+            .collect();
+        planes.sort_unstable();
+        for (_, p) in planes {
+            if let Some(j) = cx.start_job(p) {
+                self.stats.idle_jobs += 1;
+                if cx.jobs()[j].valid_at_pick >= self.pages_per_block {
+                    self.quiet[die] = true;
+                }
+                return Action::Gc(j);
+            }
+        }
+        Action::Idle
+    }
+
+    fn stats(&self) -> SchemeStats {
+        self.stats
+    }
+}

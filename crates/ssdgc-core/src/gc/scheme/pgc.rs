@@ -1,0 +1,174 @@
+//! Semi-preemptible GC with soft and hard thresholds (`pgc-none`): Lee, Kim, Shipman, Oral, Kim,
+//! "Preemptible I/O Scheduling of Garbage Collection for Solid State Drives", IEEE TCAD 32(2), 2013
+//! (`preemptible-gc.txt`), §III-A (preemption point B) and §III-D (states S0–S3).
+//!
+//! A GC job is the same sequence of page moves and an erase as the baseline's, but the die is not
+//! held: the job runs one operation at a time ([`Action::Gc`]) and, between two operations
+//! (preemption point B, §III-A), a pending host transaction of the die is served first. An operation
+//! in progress is never interrupted (that is F-PGC's suspend/resume, §IV).
+//!
+//! Each plane is in one of the states of Fig. 7, by its free blocks `N_free`:
+//!
+//! - **S0** `N_free ≥ T_soft`: no GC;
+//! - **S1** `T_hard ≤ N_free < T_soft`: GC runs (it starts even while host work is queued, and
+//!   continues whenever the die has nothing else to do); every request preempts it;
+//! - **S2** `N_free < T_hard`: only requests that consume no free block preempt — reads, and writes
+//!   to planes of the die that are not in S2 themselves;
+//! - **S3** a write waits for a plane in S2: the current job runs to its erase with nothing
+//!   preempting, then that write is served (once), and the plane returns to S1 or S2.
+//!
+//! `T_soft` is `gc.soft_threshold` (default `gc.threshold`, the conventional trigger — the paper
+//! uses 5 %, Table VI) and `T_hard` is `gc.hard_threshold` (default half of `T_soft`; the paper
+//! studies 20 % and 80 % of `T_soft`, Fig. 13–14); both are shares of a plane's blocks, at least two
+//! blocks. Since writes to a plane below `T_hard` wait for GC, and every job gains the victim's
+//! invalid pages, the plane never runs out of free blocks.
+//!
+//! A die runs at most one job at a time. The die's state (its worst plane's) is sampled at each of
+//! its scheduling decisions and its time is reported per state (`pgc.state_time_s`).
+//!
+//! When not to use it: to model a drive whose GC cannot be interrupted (use `baseline`), or one
+//! that suspends flash commands in progress (F-PGC, §IV), which this scheme does not.
+
+use super::{Action, DieContext, GcScheme, SchemeStats};
+use crate::config::Config;
+use crate::units::SimTime;
+
+/// Semi-preemptible GC with states S0–S3.
+#[derive(Clone, Debug)]
+pub struct Pgc {
+    soft: u32,
+    hard: u32,
+    pages_per_block: u32,
+    dies: Vec<DieState>,
+    stats: SchemeStats,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct DieState {
+    /// When the die's state was last sampled, and that state.
+    since: SimTime,
+    state: u8,
+    /// After an S3 hold: the plane whose waiting write goes next.
+    owed: Option<u32>,
+    /// The last job started with no host work queued gained nothing: start no more until a write.
+    quiet: bool,
+}
+
+impl Pgc {
+    /// A semi-preemptible scheme for the drive of `cfg`.
+    pub fn new(cfg: &Config) -> Self {
+        let (soft, hard) = cfg.pgc_threshold_blocks();
+        Pgc {
+            soft,
+            hard,
+            pages_per_block: cfg.geometry.pages_per_block,
+            dies: Vec::new(),
+            stats: SchemeStats::default(),
+        }
+    }
+
+    /// The state (0, 1 or 2) of `plane` by its free blocks.
+    fn plane_state(&self, cx: &DieContext<'_>, plane: u32) -> u8 {
+        let f = cx.ftl().free_blocks(plane);
+        if f >= self.soft {
+            0
+        } else if f >= self.hard {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// The first queued transaction allowed to run before GC: reads, and writes to planes not in S2.
+    fn first_preempting(&self, cx: &DieContext<'_>) -> Option<usize> {
+        cx.queue()
+            .iter()
+            .position(|t| !t.write || self.plane_state(cx, t.plane) < 2)
+    }
+
+    /// Decides with job `j` in progress.
+    fn with_job(&mut self, cx: &mut DieContext<'_>, j: usize) -> (Action, u8) {
+        let p = cx.jobs()[j].plane;
+        if self.plane_state(cx, p) == 2 && cx.queue().iter().any(|t| t.write && t.plane == p) {
+            // S3: finish this job with nothing preempting, then serve the write.
+            self.stats.s3_holds += 1;
+            self.dies[cx.die as usize].owed = Some(p);
+            return (Action::GcJob(j), 3);
+        }
+        if let Some(i) = self.first_preempting(cx) {
+            self.stats.preemptions += 1;
+            if cx.queue()[i].write {
+                self.dies[cx.die as usize].quiet = false;
+            }
+            return (Action::Host(i), self.die_state(cx));
+        }
+        (Action::Gc(j), self.die_state(cx))
+    }
+
+    fn die_state(&self, cx: &DieContext<'_>) -> u8 {
+        cx.planes()
+            .map(|p| self.plane_state(cx, p))
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn decide(&mut self, cx: &mut DieContext<'_>) -> (Action, u8) {
+        let die = cx.die as usize;
+        if !cx.jobs().is_empty() {
+            return self.with_job(cx, 0);
+        }
+        if let Some(p) = self.dies[die].owed.take() {
+            if cx.ftl().free_blocks(p) >= 2 {
+                if let Some(i) = cx.queue().iter().position(|t| t.write && t.plane == p) {
+                    self.dies[die].quiet = false;
+                    return (Action::Host(i), self.die_state(cx));
+                }
+            }
+        }
+        if !(cx.queue().is_empty() && self.dies[die].quiet) {
+            let mut below: Vec<(u32, u32)> = cx
+                .planes()
+                .filter(|&p| self.plane_state(cx, p) > 0)
+                .map(|p| (cx.ftl().free_blocks(p), p))
+                .collect();
+            below.sort_unstable();
+            for (_, p) in below {
+                if let Some(j) = cx.start_job(p) {
+                    if cx.queue().is_empty() && cx.jobs()[j].valid_at_pick >= self.pages_per_block {
+                        self.dies[die].quiet = true;
+                    }
+                    return self.with_job(cx, j);
+                }
+            }
+        }
+        match cx.queue().front() {
+            Some(t) => {
+                if t.write {
+                    self.dies[die].quiet = false;
+                }
+                (Action::Host(0), self.die_state(cx))
+            }
+            None => (Action::Idle, self.die_state(cx)),
+        }
+    }
+}
+
+impl GcScheme for Pgc {
+    fn next(&mut self, cx: &mut DieContext<'_>) -> Action {
+        let die = cx.die as usize;
+        if self.dies.len() <= die {
+            self.dies.resize(die + 1, DieState::default());
+        }
+        let d = self.dies[die];
+        self.stats.state_time[d.state as usize] += cx.now.saturating_sub(d.since);
+        let (action, state) = self.decide(cx);
+        let d = &mut self.dies[die];
+        d.since = cx.now;
+        d.state = state;
+        action
+    }
+
+    fn stats(&self) -> SchemeStats {
+        self.stats
+    }
+}
