@@ -23,6 +23,7 @@ const VICTIMS: &[&str] = &[
     "fifo",
     "cost-benefit",
     "cat",
+    "wear-aware",
 ];
 
 #[derive(Clone, Debug)]

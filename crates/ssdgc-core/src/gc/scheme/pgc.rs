@@ -172,3 +172,139 @@ impl GcScheme for Pgc {
         self.stats
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use super::*;
+    use crate::flash::Geometry;
+    use crate::ftl::Ftl;
+    use crate::gc::scheme::QueuedTxn;
+    use crate::rng::rng_for;
+    use crate::ConfigBuilder;
+
+    /// One die of two planes, 32 blocks of 8 pages each; T_soft 7 blocks, T_hard 4.
+    fn drive() -> (Config, Ftl) {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        for s in [
+            "geometry.channels=1",
+            "geometry.chips_per_channel=1",
+            "geometry.dies_per_chip=1",
+            "geometry.blocks_per_plane=32",
+            "geometry.pages_per_block=8",
+            "geometry.overprovision=0.5",
+            "gc.threshold=0.2",
+            "gc.hard_threshold=0.1",
+        ] {
+            b.set(s).unwrap();
+        }
+        let cfg = b.build().unwrap();
+        let ftl = Ftl::new(&cfg, &Geometry::new(&cfg)).unwrap();
+        (cfg, ftl)
+    }
+
+    /// Overwrites plane 0's logical pages until it has `free` free blocks.
+    fn fill_plane0(ftl: &mut Ftl, free: u32) {
+        let lpns: Vec<u32> = (0..ftl.geometry().logical_pages)
+            .filter(|&l| ftl.plane_of(l) == 0)
+            .collect();
+        let mut i = 0;
+        while ftl.free_blocks(0) > free {
+            ftl.host_write(lpns[i % lpns.len()]).unwrap();
+            i += 1;
+        }
+    }
+
+    fn decide(s: &mut Pgc, ftl: &mut Ftl, queue: &[QueuedTxn], jobs: &mut Vec<GcJob>) -> Action {
+        let mut rng = rng_for(1, 1);
+        let q: VecDeque<QueuedTxn> = queue.iter().copied().collect();
+        let mut error = None;
+        let mut cx = DieContext {
+            now: 0,
+            die: 0,
+            device_idle: false,
+            ftl,
+            rng: &mut rng,
+            queue: &q,
+            jobs,
+            error: &mut error,
+        };
+        s.next(&mut cx)
+    }
+
+    use crate::gc::GcJob;
+
+    const W0: QueuedTxn = QueuedTxn {
+        plane: 0,
+        write: true,
+    };
+    const R0: QueuedTxn = QueuedTxn {
+        plane: 0,
+        write: false,
+    };
+    const W1: QueuedTxn = QueuedTxn {
+        plane: 1,
+        write: true,
+    };
+
+    #[test]
+    fn thresholds_resolve_to_blocks() {
+        let (cfg, _) = drive();
+        assert_eq!(cfg.pgc_threshold_blocks(), (7, 4));
+    }
+
+    #[test]
+    fn s0_serves_host_and_starts_no_gc() {
+        let (cfg, mut ftl) = drive();
+        let mut s = Pgc::new(&cfg);
+        let mut jobs = Vec::new();
+        assert_eq!(decide(&mut s, &mut ftl, &[W0], &mut jobs), Action::Host(0));
+        assert_eq!(decide(&mut s, &mut ftl, &[], &mut jobs), Action::Idle);
+        assert!(jobs.is_empty());
+    }
+
+    #[test]
+    fn s1_gc_starts_and_every_request_preempts_it() {
+        let (cfg, mut ftl) = drive();
+        fill_plane0(&mut ftl, 5);
+        let mut s = Pgc::new(&cfg);
+        let mut jobs = Vec::new();
+        // A write preempts the job it starts (point B comes before its first move).
+        assert_eq!(decide(&mut s, &mut ftl, &[W0], &mut jobs), Action::Host(0));
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(decide(&mut s, &mut ftl, &[R0], &mut jobs), Action::Host(0));
+        // Nothing queued: the job runs one operation, not the whole job.
+        assert_eq!(decide(&mut s, &mut ftl, &[], &mut jobs), Action::Gc(0));
+        assert_eq!(s.stats.preemptions, 2);
+        assert_eq!(s.stats.s3_holds, 0);
+    }
+
+    #[test]
+    fn s2_only_reads_and_other_planes_preempt_and_a_waiting_write_holds() {
+        let (cfg, mut ftl) = drive();
+        fill_plane0(&mut ftl, 3);
+        let mut s = Pgc::new(&cfg);
+        let mut jobs = Vec::new();
+        // Reads of the S2 plane and writes to a plane in S0 preempt; the queue order is kept among them.
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[R0, W1], &mut jobs),
+            Action::Host(0)
+        );
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(decide(&mut s, &mut ftl, &[W1], &mut jobs), Action::Host(0));
+        // A write to the S2 plane does not preempt: S3, the job runs to its erase.
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[W0, R0], &mut jobs),
+            Action::GcJob(0)
+        );
+        assert_eq!(s.stats.s3_holds, 1);
+        // The job is done: the waiting write goes next, ahead of a new job.
+        jobs.clear();
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[R0, W0], &mut jobs),
+            Action::Host(1)
+        );
+        assert!(jobs.is_empty());
+    }
+}

@@ -1,0 +1,125 @@
+//! Idle-time and preemptible GC through the whole simulator, with invariant checking: free blocks
+//! never run out under a write burst, the states S0–S3 are entered as the thresholds say, host writes
+//! cancel pending moves without losing a page, and idle-time GC runs only in idle time.
+
+use ssdgc_core::flash::Geometry;
+use ssdgc_core::host::Workload;
+use ssdgc_core::{ConfigBuilder, Report, RunOptions, Simulator};
+
+fn run(scheme: &str, sets: &[&str], spec: &str, seed: u64) -> Report {
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    b.set(&format!("gc.scheme=\"{scheme}\"")).unwrap();
+    for s in sets {
+        b.set(s).unwrap();
+    }
+    let cfg = b.build().unwrap();
+    let geo = Geometry::new(&cfg);
+    let wl = Workload::synthetic(spec, geo.logical_bytes(), seed).unwrap();
+    let mut opts = RunOptions::from_config(&cfg, seed).unwrap();
+    opts.check = true;
+    opts.check_every = 5_000;
+    Simulator::new(&cfg, wl, opts)
+        .unwrap()
+        .run()
+        .unwrap_or_else(|e| panic!("{scheme}: {e}"))
+}
+
+/// A write-only burst far beyond what GC can keep up with: the plane falls to the hard threshold,
+/// writes stop preempting (S2), waiting writes make jobs finish first (S3), and the drive never runs
+/// out of free blocks (the run would fail with an FTL error).
+#[test]
+fn write_burst_never_exhausts_free_blocks() {
+    for hard in ["0.0", "0.01"] {
+        let r = run(
+            "pgc-none",
+            &[
+                "gc.soft_threshold=0.06",
+                &format!("gc.hard_threshold={hard}"),
+            ],
+            "count=30000,size=16KiB,interarrival=exp:50us,read=0.0",
+            5,
+        );
+        let t = &r.pgc.state_time_s;
+        assert_eq!(r.requests.total, 30_000);
+        assert!(t.s1 > 0.0, "{t:?}");
+        assert!(
+            t.s2 + t.s3 > 0.0,
+            "the burst never reached the hard threshold: {t:?}"
+        );
+        assert!(r.pgc.s3_holds > 0);
+        assert!(r.pgc.preemptions > 0);
+    }
+}
+
+/// A light load: GC starts below the soft threshold and every request preempts it, so the plane
+/// never falls to the hard threshold.
+#[test]
+fn light_load_stays_in_s0_and_s1() {
+    let r = run(
+        "pgc-none",
+        &[],
+        "count=20000,size=4KiB,interarrival=exp:2ms,read=0.3",
+        2,
+    );
+    let t = &r.pgc.state_time_s;
+    assert!(t.s1 > 0.0, "{t:?}");
+    assert_eq!(t.s2, 0.0, "{t:?}");
+    assert_eq!(t.s3, 0.0, "{t:?}");
+    assert_eq!(r.pgc.s3_holds, 0);
+    assert!(r.pgc.preemptions > 0);
+}
+
+/// Preemption cuts the response time of the baseline's GC on the same load, and moves no more pages.
+#[test]
+fn preemptible_gc_beats_the_baseline() {
+    let spec = "count=20000,size=exp:16KiB,interarrival=exp:4ms,seq=0.4,read=0.4";
+    let base = run("baseline", &[], spec, 9);
+    let pgc = run("pgc-none", &[], spec, 9);
+    assert!(pgc.latency_us.all.mean < base.latency_us.all.mean);
+    assert!(pgc.latency_us.all.max < base.latency_us.all.max);
+    assert_eq!(base.pgc.preemptions, 0);
+    assert_eq!(base.pgc.state_time_s.s1, 0.0);
+}
+
+/// Writes to pages of victims being collected cancel their moves; `--check` verifies after the
+/// run that every logical page is mapped exactly once.
+#[test]
+fn cancelled_moves_lose_no_page() {
+    let r = run(
+        "pgc-none",
+        &[],
+        "count=20000,size=4KiB,interarrival=exp:300us,read=0.2,seq=0.0",
+        3,
+    );
+    assert!(r.pgc.cancelled_moves > 0);
+}
+
+/// Idle-time GC collects between bursts of requests and is preempted by the next one; on a load
+/// with no idle time left it starts no idle job.
+#[test]
+fn idle_gc_runs_in_idle_time() {
+    let r = run(
+        "idle",
+        &[],
+        "count=20000,size=8KiB,interarrival=exp:5ms,read=0.3",
+        4,
+    );
+    assert!(r.pgc.idle_jobs > 0);
+    assert_eq!(r.pgc.state_time_s.s1, 0.0);
+    let base = run(
+        "baseline",
+        &[],
+        "count=20000,size=8KiB,interarrival=exp:5ms,read=0.3",
+        4,
+    );
+    assert!(r.latency_us.write.mean < base.latency_us.write.mean);
+}
+
+#[test]
+fn wear_aware_victims_narrow_the_erase_spread() {
+    let spec = "count=20000,size=4KiB,interarrival=exp:1ms,read=0.2";
+    let greedy = run("baseline", &[], spec, 6);
+    let aware = run("baseline", &["gc.victim=\"wear-aware\""], spec, 6);
+    assert_eq!(aware.victim, "wear-aware");
+    assert!(aware.wear.erase_max <= greedy.wear.erase_max);
+}
