@@ -148,6 +148,8 @@ struct Die {
     jobs: Vec<GcJob>,
     running: Running,
     clock: DieClock,
+    /// When the die's last GC page move ends (pipelining: the next one may overlap it).
+    move_end: SimTime,
 }
 
 /// Counters of a run, beyond the FTL's.
@@ -167,6 +169,8 @@ pub(crate) struct RunStats {
     pub breakdown: BreakdownSums,
     /// Host writes to a page that a GC job in progress had still to move.
     pub cancelled_moves: u64,
+    /// Host reads served from a GC job's page register.
+    pub merged_reads: u64,
 }
 
 /// Response time above which the excess is reported.
@@ -180,6 +184,8 @@ pub struct Simulator {
     ftl: Ftl,
     scheme: Box<dyn GcScheme>,
     scheme_name: String,
+    /// The scheme pipelines back-to-back GC moves ([`GcScheme::pipelined`]).
+    pipelined: bool,
     rng: SimRng,
     events: EventQueue,
     dies: Vec<Die>,
@@ -189,6 +195,8 @@ pub struct Simulator {
     reqs: Vec<Req>,
     free_reqs: Vec<u32>,
     waiting: VecDeque<u32>,
+    /// Host reads served from a GC register (merged) whose page is still on its way.
+    merging: u32,
     in_device: u32,
     outstanding: u64,
     workload: Workload,
@@ -227,14 +235,16 @@ impl Simulator {
                 jobs: Vec::new(),
                 running: Running::Nothing,
                 clock: DieClock::new(geo.planes_per_die),
+                move_end: SimTime::MAX,
             })
             .collect();
         Ok(Simulator {
             cfg: cfg.clone(),
             channel_free: vec![0; geo.channels as usize],
-            events: EventQueue::new(geo.dies as usize + 4),
+            events: EventQueue::new(2 * geo.dies as usize + 4),
             timing,
             ftl,
+            pipelined: scheme.pipelined(),
             scheme,
             scheme_name: cfg.gc.scheme.clone(),
             rng: rng_for(opts.seed, 2),
@@ -244,6 +254,7 @@ impl Simulator {
             reqs: Vec::new(),
             free_reqs: Vec::new(),
             waiting: VecDeque::new(),
+            merging: 0,
             in_device: 0,
             outstanding: 0,
             workload,
@@ -296,6 +307,7 @@ impl Simulator {
             match ev {
                 Event::Arrival => self.on_arrival()?,
                 Event::DieDone(d) => self.on_die_done(d)?,
+                Event::TxnDone(t) => self.on_merged_done(t),
             }
             if let Some(e) = self.error.take() {
                 return Err(e);
@@ -364,6 +376,7 @@ impl Simulator {
             .iter()
             .filter(|d| matches!(d.running, Running::Host(_)))
             .count();
+        let running = running + self.merging as usize;
         let live_txns = self.txns.len() - self.free_txns.len();
         if queued + running != live_txns {
             return Err(SimError::Invariant {
@@ -523,7 +536,7 @@ impl Simulator {
                 }
             };
             let die = &mut self.dies[d as usize];
-            die.queue.push_back(QueuedTxn { plane, write });
+            die.queue.push_back(QueuedTxn { plane, write, lpn });
             die.ids.push_back(t);
             self.kick(d);
         }
@@ -604,6 +617,19 @@ impl Simulator {
                 Action::Idle => return,
                 Action::Flush => {
                     self.start_flush(d);
+                    return;
+                }
+                Action::Merge { txn, job } => {
+                    let (Some(_), Some(t)) = (die.queue.remove(txn), die.ids.remove(txn)) else {
+                        self.invariant(format!(
+                            "scheme merged host transaction {txn} of an empty slot"
+                        ));
+                        return;
+                    };
+                    if !self.start_merge(d, t, job) {
+                        // Not mergeable after all: an ordinary read.
+                        self.start_host(d, t);
+                    }
                     return;
                 }
                 Action::Host(i) => {
@@ -701,6 +727,72 @@ impl Simulator {
         self.events.schedule(finish, Event::DieDone(d));
     }
 
+    /// Serves host read `t` from the register of GC job `j` (merging): the job moves the read's page
+    /// now — read into the register, the page goes out over the channel to the host, then the
+    /// register is programmed into the GC write point (out and back in over the channel without
+    /// copyback) — and the read is done when its transfer ends. False when the page is not one the
+    /// job still has to move.
+    fn start_merge(&mut self, d: u32, t: u32, j: usize) -> bool {
+        let txn = self.txns[t as usize];
+        let Some(src) = self.ftl.lookup(txn.lpn) else {
+            return false;
+        };
+        let Some(job) = self.dies[d as usize].jobs.get_mut(j) else {
+            return false;
+        };
+        let op = match gc::dispatch_page(&mut self.ftl, job, src) {
+            Ok(Some(op)) => op,
+            Ok(None) => return false,
+            Err(e) => {
+                self.ftl_error.get_or_insert(e);
+                return true;
+            }
+        };
+        let tm = self.timing;
+        let ch = self.geo.channel_of_die(d) as usize;
+        let now = self.now;
+        let ready = now + tm.command + tm.read;
+        let xs = ready.max(self.channel_free[ch]);
+        let delivered = xs + tm.transfer;
+        self.channel_free[ch] = delivered;
+        let programmed = if self.cfg.gc.copyback {
+            delivered
+        } else {
+            let xi = delivered.max(self.channel_free[ch]);
+            self.channel_free[ch] = xi + tm.transfer;
+            xi + tm.transfer
+        };
+        let end = programmed + tm.command + tm.program;
+        self.stats.host_pages_read += 1;
+        self.stats.merged_reads += 1;
+        self.stats.gc_time += end - now;
+        let plane = self.geo.plane_in_die(self.ftl.plane_of(txn.lpn));
+        let planes = op.plane_mask(&self.geo);
+        let die = &mut self.dies[d as usize];
+        let mut bd = die.clock.waited(now, plane, &txn.snap);
+        bd.cngc += xs - ready;
+        bd.st = delivered - now - (xs - ready);
+        die.clock.switch(now, Busy::Gc { planes });
+        die.running = Running::Gc {
+            job: j,
+            op,
+            hold: false,
+        };
+        self.txns[t as usize].bd = bd;
+        self.merging += 1;
+        self.events.schedule(delivered, Event::TxnDone(t));
+        self.events.schedule(end, Event::DieDone(d));
+        true
+    }
+
+    /// A merged read has delivered its page.
+    fn on_merged_done(&mut self, t: u32) {
+        let Txn { req, bd, .. } = self.txns[t as usize];
+        self.merging -= 1;
+        self.free_txns.push(t);
+        self.page_done(req, bd);
+    }
+
     /// Holds die `d` for every remaining operation of job `j`. With copyback the operations touch no
     /// shared resource, so they are carried out back to back with one completion event at the end;
     /// otherwise they are issued one at a time (their channel transfers interleave with other dies')
@@ -713,12 +805,22 @@ impl Simulator {
         let mut t = start;
         let mut last = None;
         let mut planes = 0u64;
-        let job = &mut self.dies[d as usize].jobs[j];
+        let pipe = self.pipe_timing();
+        let die = &mut self.dies[d as usize];
+        let job = &mut die.jobs[j];
         loop {
             match gc::dispatch_next(&mut self.ftl, job) {
                 Ok(Some(op)) => {
                     planes |= op.plane_mask(&self.geo);
-                    t = gc_op_end(&self.timing, true, &mut self.channel_free, 0, t, op);
+                    let moving = matches!(op, GcOp::Move { .. });
+                    let tm = match pipe {
+                        Some(p) if moving && die.move_end == t => p,
+                        _ => self.timing,
+                    };
+                    t = gc_op_end(&tm, true, &mut self.channel_free, 0, t, op);
+                    if moving {
+                        die.move_end = t;
+                    }
                     last = Some(op);
                 }
                 Ok(None) => break,
@@ -791,12 +893,26 @@ impl Simulator {
         }
     }
 
+    /// The timing of a pipelined GC move (its read hidden behind the previous move's program), when
+    /// the scheme pipelines.
+    fn pipe_timing(&self) -> Option<Timing> {
+        self.pipelined.then(|| Timing {
+            read: self.timing.read.saturating_sub(self.timing.program),
+            ..self.timing
+        })
+    }
+
     /// Starts GC operation `op` of job `j` on die `d`; returns its duration.
     fn start_gc_op(&mut self, d: u32, j: usize, op: GcOp, hold: bool) -> SimTime {
         let now = self.now;
         let ch = self.geo.channel_of_die(d) as usize;
+        let moving = matches!(op, GcOp::Move { .. });
+        let tm = match self.pipe_timing() {
+            Some(p) if moving && self.dies[d as usize].move_end == now => p,
+            _ => self.timing,
+        };
         let finish = gc_op_end(
-            &self.timing,
+            &tm,
             self.cfg.gc.copyback,
             &mut self.channel_free,
             ch,
@@ -805,6 +921,9 @@ impl Simulator {
         );
         let planes = op.plane_mask(&self.geo);
         let die = &mut self.dies[d as usize];
+        if moving {
+            die.move_end = finish;
+        }
         die.clock.switch(now, Busy::Gc { planes });
         die.running = Running::Gc { job: j, op, hold };
         self.events.schedule(finish, Event::DieDone(d));

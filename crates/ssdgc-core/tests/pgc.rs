@@ -123,3 +123,27 @@ fn wear_aware_victims_narrow_the_erase_spread() {
     assert_eq!(aware.victim, "wear-aware");
     assert!(aware.wear.erase_max <= greedy.wear.erase_max);
 }
+
+/// Every preemptible variant survives the write burst, and merging and pipelining do what they say:
+/// merged reads under `pgc-merge` and `pgc`, less GC die time with pipelining.
+#[test]
+fn every_variant_survives_a_burst_and_its_features_show() {
+    let spec = "count=20000,size=exp:16KiB,interarrival=exp:1ms,seq=0.4,read=0.5";
+    let runs: Vec<(&str, Report)> = ["pgc-none", "pgc-merge", "pgc-pipeline", "pgc"]
+        .into_iter()
+        .map(|g| (g, run(g, &[], spec, 8)))
+        .collect();
+    for (g, r) in &runs {
+        assert_eq!(r.requests.total, 20_000, "{g}");
+        let merges = g.ends_with("merge") || *g == "pgc";
+        assert_eq!(r.pgc.merged_reads > 0, merges, "{g}: {:?}", r.pgc);
+    }
+    let gc_time = |name: &str| {
+        runs.iter()
+            .find(|(g, _)| *g == name)
+            .map(|(_, r)| r.gc.total_time_us)
+            .unwrap()
+    };
+    assert!(gc_time("pgc-pipeline") < gc_time("pgc-none"));
+    assert!(gc_time("pgc") < gc_time("pgc-merge"));
+}

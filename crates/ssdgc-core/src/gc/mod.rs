@@ -147,6 +147,11 @@ impl GcJob {
             }
     }
 
+    /// True for a parallel job (PaGC).
+    pub fn is_parallel(&self) -> bool {
+        self.multi.is_some()
+    }
+
     /// True once the erase has been dispatched (no operation remains).
     pub fn erase_issued(&self) -> bool {
         self.erase_issued
@@ -445,6 +450,24 @@ pub fn dispatch_next(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, Ftl
         plane: job.plane,
         block: job.block,
     }))
+}
+
+/// Dispatches the move of valid page `src` of a (single-plane) job's victim out of order, ahead of
+/// the pages before it (merging, preemptible-GC paper §III-B). The page is remapped now like any
+/// move; the job's scan later finds it invalid and skips it. `Ok(None)` when `src` is not a valid page
+/// of the job's victim or the job is parallel.
+pub fn dispatch_page(ftl: &mut Ftl, job: &mut GcJob, src: Ppn) -> Result<Option<GcOp>, FtlError> {
+    let a = ftl.geometry().addr(src);
+    if job.multi.is_some() || !job.collects(a.plane, a.block) {
+        return Ok(None);
+    }
+    let Some(lpn) = ftl.reverse(src) else {
+        return Ok(None);
+    };
+    debug_assert!(a.page >= job.cursor, "a valid page behind the job's scan");
+    let dst = ftl.relocate(src, lpn)?;
+    job.moved += 1;
+    Ok(Some(GcOp::Move { src, dst }))
 }
 
 /// Completes an operation whose time has elapsed.

@@ -173,6 +173,9 @@ pub struct Pgc {
     pub idle_jobs: u64,
     /// Host writes to a page a GC job was about to move: the move is skipped (§III-B).
     pub cancelled_moves: u64,
+    /// Host reads served from the page register of a GC move of the same page, with no flash read
+    /// of their own (`pgc-merge`, `pgc`; §III-B).
+    pub merged_reads: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -331,6 +334,7 @@ pub(crate) fn build(i: &ReportInput<'_>) -> Report {
                 s3_holds: ss.s3_holds,
                 idle_jobs: ss.idle_jobs,
                 cancelled_moves: s.cancelled_moves,
+                merged_reads: s.merged_reads,
             }
         },
         wear: wear(i.ftl.erase_counts()),
@@ -434,8 +438,8 @@ impl Report {
         if q.preemptions + q.s3_holds + q.idle_jobs > 0 {
             let t = &q.state_time_s;
             out.push_str(&format!(
-                "pgc: {} preemptions, {} S3 holds, {} idle jobs, {} moves cancelled; per die S0 {:.3} s S1 {:.3} s S2 {:.3} s S3 {:.3} s\n",
-                q.preemptions, q.s3_holds, q.idle_jobs, q.cancelled_moves, t.s0, t.s1, t.s2, t.s3
+                "pgc: {} preemptions, {} S3 holds, {} idle jobs, {} moves cancelled, {} reads merged; per die S0 {:.3} s S1 {:.3} s S2 {:.3} s S3 {:.3} s\n",
+                q.preemptions, q.s3_holds, q.idle_jobs, q.cancelled_moves, q.merged_reads, t.s0, t.s1, t.s2, t.s3
             ));
         }
         let w = &self.wear;

@@ -14,7 +14,7 @@ mod zero;
 pub use baseline::Baseline;
 pub use idle::Idle;
 pub use pagc::{Join, Pagc};
-pub use pgc::Pgc;
+pub use pgc::{Features, Pgc};
 pub use zero::Zero;
 
 use std::collections::VecDeque;
@@ -36,6 +36,10 @@ pub enum Action {
     /// copyback the simulator carries the operations out back to back under one completion event,
     /// which times them exactly as issuing them one by one would.)
     GcJob(usize),
+    /// Serve the host read at index `txn` of the die's queue from the page register of job `job`:
+    /// the job moves that page of its victim now, and the read takes its data from the register
+    /// with no flash read of its own (merging, preemptible-GC paper §III-B).
+    Merge { txn: usize, job: usize },
     /// Commit pages held in the DRAM buffer (TC-PaGC) with one program operation.
     Flush,
     /// Nothing to do until something arrives.
@@ -49,6 +53,8 @@ pub struct QueuedTxn {
     pub plane: u32,
     /// A write (consumes free pages) rather than a read.
     pub write: bool,
+    /// Its logical page.
+    pub lpn: crate::units::Lpn,
 }
 
 /// What a scheme may see and do while deciding for one die.
@@ -103,6 +109,20 @@ impl DieContext<'_> {
         Some(self.jobs.len() - 1)
     }
 
+    /// True when queued host transaction `txn` is a read of a page that job `job` still has to move,
+    /// so the two can be merged ([`Action::Merge`]).
+    pub fn can_merge(&self, txn: usize, job: usize) -> bool {
+        let (Some(t), Some(j)) = (self.queue.get(txn), self.jobs.get(job)) else {
+            return false;
+        };
+        !t.write
+            && !j.is_parallel()
+            && self.ftl.lookup(t.lpn).is_some_and(|p| {
+                let a = self.ftl.geometry().addr(p);
+                j.collects(a.plane, a.block)
+            })
+    }
+
     /// Starts a job in `plane` (the victim policy chooses the block); returns its index.
     pub fn start_job(&mut self, plane: u32) -> Option<usize> {
         let job = super::start_job(self.ftl, plane, self.rng, self.now)?;
@@ -127,6 +147,13 @@ impl DieContext<'_> {
 pub trait GcScheme: Send {
     /// Decides the die's next action.
     fn next(&mut self, cx: &mut DieContext<'_>) -> Action;
+
+    /// True when back-to-back GC page moves on a die overlap through the cache register
+    /// (pipelining, preemptible-GC paper §III-C): a move that starts the instant the die's previous
+    /// move ended costs its read only where the read outlasts the program, `max(0, t_R − t_PROG)`.
+    fn pipelined(&self) -> bool {
+        false
+    }
 
     /// Counters the scheme keeps about its own decisions; zero unless it keeps any.
     fn stats(&self) -> SchemeStats {
@@ -175,6 +202,18 @@ pub const SCHEMES: &[(&str, &str)] = &[
         "semi-preemptible GC: GC below gc.soft_threshold runs one page move at a time and host requests preempt it between moves; below gc.hard_threshold only reads do; a waiting write then makes the job finish first",
     ),
     (
+        "pgc-merge",
+        "pgc-none with merging: a preempting read of a page the GC job still has to move is served from the move's register (the page moves first)",
+    ),
+    (
+        "pgc-pipeline",
+        "pgc-none with pipelining: back-to-back GC moves overlap through the cache register (read hidden behind the previous program)",
+    ),
+    (
+        "pgc",
+        "PGC: semi-preemptible GC with merging and pipelining",
+    ),
+    (
         "zero",
         "zero-latency oracle: all GC bookkeeping, no GC time (the lower bound for every scheme)",
     ),
@@ -186,7 +225,28 @@ pub fn build(name: &str, cfg: &crate::config::Config) -> Result<Box<dyn GcScheme
         "baseline" => Ok(Box::new(Baseline)),
         "zero" => Ok(Box::new(Zero)),
         "idle" => Ok(Box::new(Idle::new(cfg))),
-        "pgc-none" => Ok(Box::new(Pgc::new(cfg))),
+        "pgc-none" => Ok(Box::new(Pgc::new(cfg, Features::default()))),
+        "pgc-merge" => Ok(Box::new(Pgc::new(
+            cfg,
+            Features {
+                merge: true,
+                ..Features::default()
+            },
+        ))),
+        "pgc-pipeline" => Ok(Box::new(Pgc::new(
+            cfg,
+            Features {
+                pipeline: true,
+                ..Features::default()
+            },
+        ))),
+        "pgc" => Ok(Box::new(Pgc::new(
+            cfg,
+            Features {
+                merge: true,
+                pipeline: true,
+            },
+        ))),
         "pagc-blind" => Ok(Box::new(Pagc::new(Join::Blind, cfg))),
         "pagc-threshold" => Ok(Box::new(Pagc::new(Join::Threshold, cfg))),
         "pagc-cache" => Ok(Box::new(Pagc::new(Join::Cache, cfg))),

@@ -1,6 +1,8 @@
-//! Semi-preemptible GC with soft and hard thresholds (`pgc-none`): Lee, Kim, Shipman, Oral, Kim,
+//! Semi-preemptible GC with soft and hard thresholds (`pgc-none`, `pgc-merge`, `pgc-pipeline`,
+//! `pgc`): Lee, Kim, Shipman, Oral, Kim,
 //! "Preemptible I/O Scheduling of Garbage Collection for Solid State Drives", IEEE TCAD 32(2), 2013
-//! (`preemptible-gc.txt`), §III-A (preemption point B) and §III-D (states S0–S3).
+//! (`preemptible-gc.txt`), §III-A (preemption point B), §III-B (merging), §III-C (pipelining) and
+//! §III-D (states S0–S3).
 //!
 //! A GC job is the same sequence of page moves and an erase as the baseline's, but the die is not
 //! held: the job runs one operation at a time ([`Action::Gc`]) and, between two operations
@@ -23,6 +25,22 @@
 //! blocks. Since writes to a plane below `T_hard` wait for GC, and every job gains the victim's
 //! invalid pages, the plane never runs out of free blocks.
 //!
+//! Variants (one [`Features`] each):
+//!
+//! - `pgc-none`: preemption point B only;
+//! - `pgc-merge` (§III-B): a preempting read of a page the job still has to move is *merged*: that
+//!   page moves next, out of order, and the read takes its data from the move's page register with
+//!   no flash read of its own ([`Action::Merge`]); a host write to such a page cancels its move (the
+//!   mechanism skips invalid pages; `pgc.cancelled_moves` counts them under every scheme);
+//! - `pgc-pipeline` (§III-C): consecutive page moves of a die overlap through the cache register:
+//!   a move that starts the instant the die's previous move ended costs
+//!   `2·t_cmd + max(t_R, t_PROG)` instead of `2·t_cmd + t_R + t_PROG` with copyback (without
+//!   copyback its read shrinks to `max(0, t_R − t_PROG)` the same way);
+//! - `pgc`: merging and pipelining.
+//!
+//! Preemption point A (between a move's read and its program, §III-A) is not modelled: a move is one
+//! operation, so a host request waits at most one page move (or one erase) — the bound of Table V.
+//!
 //! A die runs at most one job at a time. The die's state (its worst plane's) is sampled at each of
 //! its scheduling decisions and its time is reported per state (`pgc.state_time_s`).
 //!
@@ -33,9 +51,20 @@ use super::{Action, DieContext, GcScheme, SchemeStats};
 use crate::config::Config;
 use crate::units::SimTime;
 
+/// What a PGC variant adds to semi-preemptible GC.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// Merging (§III-B): a preempting read of a page the job still has to move is served from the
+    /// move's page register ([`Action::Merge`]), that page moving first.
+    pub merge: bool,
+    /// Pipelining (§III-C): back-to-back moves overlap through the cache register.
+    pub pipeline: bool,
+}
+
 /// Semi-preemptible GC with states S0–S3.
 #[derive(Clone, Debug)]
 pub struct Pgc {
+    features: Features,
     soft: u32,
     hard: u32,
     pages_per_block: u32,
@@ -56,9 +85,10 @@ struct DieState {
 
 impl Pgc {
     /// A semi-preemptible scheme for the drive of `cfg`.
-    pub fn new(cfg: &Config) -> Self {
+    pub fn new(cfg: &Config, features: Features) -> Self {
         let (soft, hard) = cfg.pgc_threshold_blocks();
         Pgc {
+            features,
             soft,
             hard,
             pages_per_block: cfg.geometry.pages_per_block,
@@ -99,6 +129,9 @@ impl Pgc {
             self.stats.preemptions += 1;
             if cx.queue()[i].write {
                 self.dies[cx.die as usize].quiet = false;
+            }
+            if self.features.merge && cx.can_merge(i, j) {
+                return (Action::Merge { txn: i, job: j }, self.die_state(cx));
             }
             return (Action::Host(i), self.die_state(cx));
         }
@@ -166,6 +199,10 @@ impl GcScheme for Pgc {
         d.since = cx.now;
         d.state = state;
         action
+    }
+
+    fn pipelined(&self) -> bool {
+        self.features.pipeline
     }
 
     fn stats(&self) -> SchemeStats {
@@ -238,14 +275,17 @@ mod tests {
     const W0: QueuedTxn = QueuedTxn {
         plane: 0,
         write: true,
+        lpn: 0,
     };
     const R0: QueuedTxn = QueuedTxn {
         plane: 0,
         write: false,
+        lpn: 0,
     };
     const W1: QueuedTxn = QueuedTxn {
         plane: 1,
         write: true,
+        lpn: 1,
     };
 
     #[test]
@@ -257,7 +297,7 @@ mod tests {
     #[test]
     fn s0_serves_host_and_starts_no_gc() {
         let (cfg, mut ftl) = drive();
-        let mut s = Pgc::new(&cfg);
+        let mut s = Pgc::new(&cfg, Features::default());
         let mut jobs = Vec::new();
         assert_eq!(decide(&mut s, &mut ftl, &[W0], &mut jobs), Action::Host(0));
         assert_eq!(decide(&mut s, &mut ftl, &[], &mut jobs), Action::Idle);
@@ -268,7 +308,7 @@ mod tests {
     fn s1_gc_starts_and_every_request_preempts_it() {
         let (cfg, mut ftl) = drive();
         fill_plane0(&mut ftl, 5);
-        let mut s = Pgc::new(&cfg);
+        let mut s = Pgc::new(&cfg, Features::default());
         let mut jobs = Vec::new();
         // A write preempts the job it starts (point B comes before its first move).
         assert_eq!(decide(&mut s, &mut ftl, &[W0], &mut jobs), Action::Host(0));
@@ -284,7 +324,7 @@ mod tests {
     fn s2_only_reads_and_other_planes_preempt_and_a_waiting_write_holds() {
         let (cfg, mut ftl) = drive();
         fill_plane0(&mut ftl, 3);
-        let mut s = Pgc::new(&cfg);
+        let mut s = Pgc::new(&cfg, Features::default());
         let mut jobs = Vec::new();
         // Reads of the S2 plane and writes to a plane in S0 preempt; the queue order is kept among them.
         assert_eq!(
