@@ -140,7 +140,20 @@ enum Running {
     },
     /// Committing buffered pages (no job).
     Flush,
+    /// Suspending a GC operation for a host request (`timing.suspend`, F-PGC §IV).
+    Suspending,
 }
+
+/// A GC operation suspended for host requests (F-PGC, preemptible-GC paper §IV): what is left of it.
+#[derive(Clone, Copy, Debug)]
+struct Suspended {
+    job: usize,
+    op: GcOp,
+    remaining: SimTime,
+}
+
+/// Times one GC operation may be suspended; then it runs to its end, so GC always progresses.
+pub const MAX_SUSPENDS: u8 = 4;
 
 struct Die {
     queue: VecDeque<QueuedTxn>,
@@ -150,6 +163,15 @@ struct Die {
     clock: DieClock,
     /// When the die's last GC page move ends (pipelining: the next one may overlap it).
     move_end: SimTime,
+    /// When the operation running on the die ends; a `DieDone` at another time is stale (its
+    /// operation was suspended) and ignored.
+    done_at: SimTime,
+    /// The running operation is a preemptible GC operation (started by [`Action::Gc`]).
+    suspendable: bool,
+    /// Suspensions of the current GC operation so far.
+    suspends: u8,
+    /// The GC operation suspended on this die, if any (one at a time).
+    suspended: Option<Suspended>,
 }
 
 /// Counters of a run, beyond the FTL's.
@@ -171,6 +193,8 @@ pub(crate) struct RunStats {
     pub cancelled_moves: u64,
     /// Host reads served from a GC job's page register.
     pub merged_reads: u64,
+    /// GC operations suspended for host requests.
+    pub suspensions: u64,
 }
 
 /// Response time above which the excess is reported.
@@ -236,12 +260,17 @@ impl Simulator {
                 running: Running::Nothing,
                 clock: DieClock::new(geo.planes_per_die),
                 move_end: SimTime::MAX,
+                done_at: SimTime::MAX,
+                suspendable: false,
+                suspends: 0,
+                suspended: None,
             })
             .collect();
         Ok(Simulator {
             cfg: cfg.clone(),
             channel_free: vec![0; geo.channels as usize],
-            events: EventQueue::new(2 * geo.dies as usize + 4),
+            // Per die: one completion, one merged read, and a stale completion per suspension.
+            events: EventQueue::new((3 + MAX_SUSPENDS as usize) * geo.dies as usize + 4),
             timing,
             ftl,
             pipelined: scheme.pipelined(),
@@ -601,6 +630,9 @@ impl Simulator {
         for _ in 0..64 {
             let die = &mut self.dies[d as usize];
             if !matches!(die.running, Running::Nothing) {
+                if die.suspendable && die.suspended.is_none() && die.suspends < MAX_SUSPENDS {
+                    self.try_suspend(d);
+                }
                 return;
             }
             let mut cx = DieContext {
@@ -613,7 +645,17 @@ impl Simulator {
                 jobs: &mut die.jobs,
                 error: &mut self.ftl_error,
             };
-            match self.scheme.next(&mut cx) {
+            let action = self.scheme.next(&mut cx);
+            let action = match (die.suspended.is_some(), action) {
+                (false, a) => a,
+                // With an operation suspended, only host transactions run before it resumes.
+                (true, Action::Host(i) | Action::Merge { txn: i, .. }) => Action::Host(i),
+                (true, _) => {
+                    self.resume(d);
+                    return;
+                }
+            };
+            match action {
                 Action::Idle => return,
                 Action::Flush => {
                     self.start_flush(d);
@@ -661,6 +703,9 @@ impl Simulator {
                         Ok(Some(op)) => {
                             let dur = self.start_gc_op(d, j, op, false);
                             self.stats.gc_time += dur;
+                            let die = &mut self.dies[d as usize];
+                            die.suspendable = true;
+                            die.suspends = 0;
                             return;
                         }
                         Ok(None) => {
@@ -675,6 +720,76 @@ impl Simulator {
             }
         }
         self.invariant(format!("die {d}: its scheme made no progress"));
+    }
+
+    /// Schedules the end of the operation die `d` is starting.
+    fn schedule_die_done(&mut self, d: u32, at: SimTime) {
+        self.dies[d as usize].done_at = at;
+        self.events.schedule(at, Event::DieDone(d));
+    }
+
+    /// Suspends the preemptible GC operation running on die `d` when its scheme lets a queued host
+    /// transaction in (F-PGC, §IV-A): the die spends `timing.suspend` suspending, then its scheme
+    /// serves host work, and the operation resumes with its remaining time once the scheme has no
+    /// host work for the die.
+    fn try_suspend(&mut self, d: u32) {
+        let die = &mut self.dies[d as usize];
+        let Running::Gc {
+            job,
+            op,
+            hold: false,
+        } = die.running
+        else {
+            return;
+        };
+        let cx = DieContext {
+            now: self.now,
+            die: d,
+            device_idle: self.in_device == 0,
+            ftl: &mut self.ftl,
+            rng: &mut self.rng,
+            queue: &die.queue,
+            jobs: &mut die.jobs,
+            error: &mut self.ftl_error,
+        };
+        if !self.scheme.suspends(&cx, &op) {
+            return;
+        }
+        let remaining = die.done_at.saturating_sub(self.now);
+        if remaining <= self.timing.suspend {
+            // Nearly done: suspending would not help.
+            return;
+        }
+        die.suspended = Some(Suspended { job, op, remaining });
+        die.suspends += 1;
+        die.suspendable = false;
+        die.running = Running::Suspending;
+        self.stats.suspensions += 1;
+        self.stats.gc_time += self.timing.suspend;
+        let at = self.now + self.timing.suspend;
+        self.schedule_die_done(d, at);
+    }
+
+    /// Resumes the GC operation suspended on die `d`.
+    fn resume(&mut self, d: u32) {
+        let now = self.now;
+        let die = &mut self.dies[d as usize];
+        let Some(s) = die.suspended.take() else {
+            return;
+        };
+        die.clock.switch(
+            now,
+            Busy::Gc {
+                planes: s.op.plane_mask(&self.geo),
+            },
+        );
+        die.running = Running::Gc {
+            job: s.job,
+            op: s.op,
+            hold: false,
+        };
+        die.suspendable = true;
+        self.schedule_die_done(d, now + s.remaining);
     }
 
     fn invariant(&mut self, msg: String) {
@@ -724,7 +839,7 @@ impl Simulator {
         die.clock.switch(now, Busy::Host { plane, late });
         self.txns[t as usize].bd = bd;
         die.running = Running::Host(t);
-        self.events.schedule(finish, Event::DieDone(d));
+        self.schedule_die_done(d, finish);
     }
 
     /// Serves host read `t` from the register of GC job `j` (merging): the job moves the read's page
@@ -781,7 +896,7 @@ impl Simulator {
         self.txns[t as usize].bd = bd;
         self.merging += 1;
         self.events.schedule(delivered, Event::TxnDone(t));
-        self.events.schedule(end, Event::DieDone(d));
+        self.schedule_die_done(d, end);
         true
     }
 
@@ -842,7 +957,7 @@ impl Simulator {
             op,
             hold: false,
         };
-        self.events.schedule(t, Event::DieDone(d));
+        self.schedule_die_done(d, t);
         true
     }
 
@@ -884,7 +999,7 @@ impl Simulator {
                     },
                 );
                 die.running = Running::Flush;
-                self.events.schedule(finish, Event::DieDone(d));
+                self.schedule_die_done(d, finish);
             }
             Ok(None) => self.invariant(format!("die {d}: flush with nothing buffered")),
             Err(e) => {
@@ -926,12 +1041,18 @@ impl Simulator {
         }
         die.clock.switch(now, Busy::Gc { planes });
         die.running = Running::Gc { job: j, op, hold };
-        self.events.schedule(finish, Event::DieDone(d));
+        self.schedule_die_done(d, finish);
         finish - now
     }
 
     fn on_die_done(&mut self, d: u32) -> Result<(), SimError> {
         let die = &mut self.dies[d as usize];
+        if die.done_at != self.now {
+            // The completion of an operation that was suspended: it resumed and ends later.
+            return Ok(());
+        }
+        die.done_at = SimTime::MAX;
+        die.suspendable = false;
         let running = std::mem::replace(&mut die.running, Running::Nothing);
         die.clock.switch(self.now, Busy::Idle);
         match running {
@@ -946,7 +1067,7 @@ impl Simulator {
                 self.free_txns.push(t);
                 self.page_done(req, bd);
             }
-            Running::Flush => {}
+            Running::Flush | Running::Suspending => {}
             Running::Gc { job, op, hold } => {
                 gc::complete(&mut self.ftl, op);
                 if op.is_erase() {

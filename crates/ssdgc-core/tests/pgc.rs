@@ -147,3 +147,51 @@ fn every_variant_survives_a_burst_and_its_features_show() {
     assert!(gc_time("pgc-pipeline") < gc_time("pgc-none"));
     assert!(gc_time("pgc") < gc_time("pgc-merge"));
 }
+
+/// Table V's worst-case waits in state S1: with GC always running (`T_soft` far above the free
+/// space) and lone single-page requests, a request waits at most for the flash operation in progress
+/// — an erase for PGC, `T_suspend` for F-PGC — and then its own page read or write.
+#[test]
+fn worst_case_response_times_meet_table_v() {
+    let sets = [
+        "geometry.channels=1",
+        "geometry.chips_per_channel=1",
+        "geometry.blocks_per_plane=128",
+        "gc.soft_threshold=0.3",
+        "gc.hard_threshold=0.02",
+    ];
+    let spec = "count=3000,size=4KiB,interarrival=8ms,read=0.5";
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    for s in sets {
+        b.set(s).unwrap();
+    }
+    let cfg = b.build().unwrap();
+    let tm = ssdgc_core::flash::Timing::new(&cfg);
+    let u_r = tm.command + tm.read + tm.transfer;
+    let u_w = tm.command + tm.transfer + tm.program;
+    let us = |ns: u64| ns as f64 / 1e3;
+    let pgc_bound = us(tm.command + tm.erase + u_r.max(u_w));
+    let fpgc_bound = us(tm.suspend + u_r.max(u_w));
+    let mut maxes = Vec::new();
+    for (scheme, bound) in [
+        ("pgc-none", pgc_bound),
+        ("pgc", pgc_bound),
+        ("fpgc", fpgc_bound),
+    ] {
+        let r = run(scheme, &sets, spec, 11);
+        let t = &r.pgc.state_time_s;
+        assert!(t.s1 > 0.0 && t.s2 == 0.0 && t.s3 == 0.0, "{scheme}: {t:?}");
+        let max = r.latency_us.all.max;
+        assert!(
+            max <= bound,
+            "{scheme}: max {max} us above the bound {bound} us"
+        );
+        maxes.push(max);
+        if scheme == "fpgc" {
+            assert!(r.pgc.suspensions > 0);
+        }
+    }
+    // The bounds are reached: PGC's waits include whole erases, F-PGC's do not.
+    assert!(maxes[0] > fpgc_bound, "{maxes:?}");
+    assert!(maxes[2] < maxes[0]);
+}

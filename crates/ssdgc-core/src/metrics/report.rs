@@ -176,6 +176,9 @@ pub struct Pgc {
     /// Host reads served from the page register of a GC move of the same page, with no flash read
     /// of their own (`pgc-merge`, `pgc`; §III-B).
     pub merged_reads: u64,
+    /// GC operations (program, erase, or a whole move) suspended for host requests (`pgc-se`,
+    /// `fpgc`; §IV).
+    pub suspensions: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -335,6 +338,7 @@ pub(crate) fn build(i: &ReportInput<'_>) -> Report {
                 idle_jobs: ss.idle_jobs,
                 cancelled_moves: s.cancelled_moves,
                 merged_reads: s.merged_reads,
+                suspensions: s.suspensions,
             }
         },
         wear: wear(i.ftl.erase_counts()),

@@ -14,7 +14,7 @@ mod zero;
 pub use baseline::Baseline;
 pub use idle::Idle;
 pub use pagc::{Join, Pagc};
-pub use pgc::{Features, Pgc};
+pub use pgc::{Features, Pgc, Suspend};
 pub use zero::Zero;
 
 use std::collections::VecDeque;
@@ -155,6 +155,15 @@ pub trait GcScheme: Send {
         false
     }
 
+    /// True when the preemptible GC operation `op` running on the die should be suspended for the
+    /// host work queued there (F-PGC, preemptible-GC paper §IV). Asked when host work arrives at a
+    /// die busy with an operation of an [`Action::Gc`]; the simulator then suspends it
+    /// (`timing.suspend`), lets the scheme serve host transactions, and resumes it when the scheme
+    /// asks for anything else.
+    fn suspends(&mut self, _cx: &DieContext<'_>, _op: &super::GcOp) -> bool {
+        false
+    }
+
     /// Counters the scheme keeps about its own decisions; zero unless it keeps any.
     fn stats(&self) -> SchemeStats {
         SchemeStats::default()
@@ -214,6 +223,14 @@ pub const SCHEMES: &[(&str, &str)] = &[
         "PGC: semi-preemptible GC with merging and pipelining",
     ),
     (
+        "pgc-se",
+        "PGC+SE: pgc, and a preempting request suspends a GC erase in progress (timing.suspend)",
+    ),
+    (
+        "fpgc",
+        "F-PGC: pgc, and a preempting request suspends any GC operation in progress (timing.suspend)",
+    ),
+    (
         "zero",
         "zero-latency oracle: all GC bookkeeping, no GC time (the lower bound for every scheme)",
     ),
@@ -245,6 +262,23 @@ pub fn build(name: &str, cfg: &crate::config::Config) -> Result<Box<dyn GcScheme
             Features {
                 merge: true,
                 pipeline: true,
+                ..Features::default()
+            },
+        ))),
+        "pgc-se" => Ok(Box::new(Pgc::new(
+            cfg,
+            Features {
+                merge: true,
+                pipeline: true,
+                suspend: Suspend::Erase,
+            },
+        ))),
+        "fpgc" => Ok(Box::new(Pgc::new(
+            cfg,
+            Features {
+                merge: true,
+                pipeline: true,
+                suspend: Suspend::All,
             },
         ))),
         "pagc-blind" => Ok(Box::new(Pagc::new(Join::Blind, cfg))),

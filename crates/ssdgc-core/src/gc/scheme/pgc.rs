@@ -36,7 +36,18 @@
 //!   a move that starts the instant the die's previous move ended costs
 //!   `2·t_cmd + max(t_R, t_PROG)` instead of `2·t_cmd + t_R + t_PROG` with copyback (without
 //!   copyback its read shrinks to `max(0, t_R − t_PROG)` the same way);
-//! - `pgc`: merging and pipelining.
+//! - `pgc`: merging and pipelining;
+//! - `pgc-se` (§IV, "PGC+SE"): `pgc`, and a request that may preempt suspends an *erase* in progress;
+//! - `fpgc` (§IV, F-PGC): `pgc`, and a request that may preempt suspends any GC operation in
+//!   progress — an erase, or a page move in its read or program.
+//!
+//! Suspension (§IV-A) costs `timing.suspend` (T_suspend, default 20 µs) of die time; the host work
+//! queued on the die is then served, and the operation resumes with its remaining time when the
+//! die has no host work the state lets in. One operation per die is suspended at a time (the paper
+//! allows one per plane, §IV-B: with one job per die this is the same), an operation is suspended
+//! at most [`crate::sim::MAX_SUSPENDS`] times, and one within `T_suspend` of its end is not. In S1
+//! a request then waits at most `T_suspend` plus one page read or write of its own: Table V's
+//! F-PGC bound, against PGC's `T_er + max(U(e_r), U(e_w))`.
 //!
 //! Preemption point A (between a move's read and its program, §III-A) is not modelled: a move is one
 //! operation, so a host request waits at most one page move (or one erase) — the bound of Table V.
@@ -44,8 +55,8 @@
 //! A die runs at most one job at a time. The die's state (its worst plane's) is sampled at each of
 //! its scheduling decisions and its time is reported per state (`pgc.state_time_s`).
 //!
-//! When not to use it: to model a drive whose GC cannot be interrupted (use `baseline`), or one
-//! that suspends flash commands in progress (F-PGC, §IV), which this scheme does not.
+//! When not to use it: to model a drive whose GC cannot be interrupted (use `baseline`), or a flash
+//! part without suspend commands (use `pgc` rather than `pgc-se` / `fpgc`).
 
 use super::{Action, DieContext, GcScheme, SchemeStats};
 use crate::config::Config;
@@ -59,6 +70,20 @@ pub struct Features {
     pub merge: bool,
     /// Pipelining (§III-C): back-to-back moves overlap through the cache register.
     pub pipeline: bool,
+    /// Which flash operations in progress a preempting request suspends (§IV).
+    pub suspend: Suspend,
+}
+
+/// Suspension of GC operations in progress (F-PGC, §IV).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Suspend {
+    /// None: a request waits for the operation in progress (PGC).
+    #[default]
+    Nothing,
+    /// Erases only (PGC+SE).
+    Erase,
+    /// Erases and page moves — their read and program (F-PGC).
+    All,
 }
 
 /// Semi-preemptible GC with states S0–S3.
@@ -203,6 +228,15 @@ impl GcScheme for Pgc {
 
     fn pipelined(&self) -> bool {
         self.features.pipeline
+    }
+
+    fn suspends(&mut self, cx: &DieContext<'_>, op: &crate::gc::GcOp) -> bool {
+        let kind = match self.features.suspend {
+            Suspend::Nothing => false,
+            Suspend::Erase => op.is_erase(),
+            Suspend::All => true,
+        };
+        kind && self.first_preempting(cx).is_some()
     }
 
     fn stats(&self) -> SchemeStats {
