@@ -129,14 +129,26 @@ fn wear_aware_victims_narrow_the_erase_spread() {
 #[test]
 fn every_variant_survives_a_burst_and_its_features_show() {
     let spec = "count=20000,size=exp:16KiB,interarrival=exp:1ms,seq=0.4,read=0.5";
-    let runs: Vec<(&str, Report)> = ["pgc-none", "pgc-merge", "pgc-pipeline", "pgc"]
-        .into_iter()
-        .map(|g| (g, run(g, &[], spec, 8)))
-        .collect();
+    let runs: Vec<(&str, Report)> = [
+        "pgc-none",
+        "pgc-merge",
+        "pgc-pipeline",
+        "pgc",
+        "pgc-se",
+        "fpgc",
+    ]
+    .into_iter()
+    .map(|g| (g, run(g, &[], spec, 8)))
+    .collect();
     for (g, r) in &runs {
         assert_eq!(r.requests.total, 20_000, "{g}");
         let merges = g.ends_with("merge") || *g == "pgc";
-        assert_eq!(r.pgc.merged_reads > 0, merges, "{g}: {:?}", r.pgc);
+        if !g.ends_with("se") && *g != "fpgc" {
+            assert_eq!(r.pgc.merged_reads > 0, merges, "{g}: {:?}", r.pgc);
+        }
+        let suspends = g.ends_with("se") || *g == "fpgc";
+        assert_eq!(r.pgc.suspensions > 0, suspends, "{g}: {:?}", r.pgc);
+        assert!(r.pgc.s3_holds > 0, "{g}: the burst should reach S3");
     }
     let gc_time = |name: &str| {
         runs.iter()

@@ -97,3 +97,121 @@ impl GcScheme for Idle {
         self.stats
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use super::*;
+    use crate::flash::Geometry;
+    use crate::ftl::Ftl;
+    use crate::gc::scheme::QueuedTxn;
+    use crate::gc::GcJob;
+    use crate::rng::rng_for;
+    use crate::ConfigBuilder;
+
+    /// One die of two planes, 32 blocks of 8 pages; threshold 7 blocks, background level 40 %.
+    fn drive() -> (Config, Ftl) {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        for s in [
+            "geometry.channels=1",
+            "geometry.chips_per_channel=1",
+            "geometry.dies_per_chip=1",
+            "geometry.blocks_per_plane=32",
+            "geometry.pages_per_block=8",
+            "geometry.overprovision=0.5",
+            "gc.threshold=0.2",
+        ] {
+            b.set(s).unwrap();
+        }
+        let cfg = b.build().unwrap();
+        let ftl = Ftl::new(&cfg, &Geometry::new(&cfg)).unwrap();
+        (cfg, ftl)
+    }
+
+    fn fill_plane0(ftl: &mut Ftl, free: u32) {
+        let lpns: Vec<u32> = (0..ftl.geometry().logical_pages)
+            .filter(|&l| ftl.plane_of(l) == 0)
+            .collect();
+        let mut i = 0;
+        while ftl.free_blocks(0) > free {
+            ftl.host_write(lpns[i % lpns.len()]).unwrap();
+            i += 1;
+        }
+    }
+
+    fn decide(
+        s: &mut Idle,
+        ftl: &mut Ftl,
+        queue: &[QueuedTxn],
+        jobs: &mut Vec<GcJob>,
+        device_idle: bool,
+    ) -> Action {
+        let mut rng = rng_for(1, 1);
+        let q: VecDeque<QueuedTxn> = queue.iter().copied().collect();
+        let mut error = None;
+        let mut cx = DieContext {
+            now: 0,
+            die: 0,
+            device_idle,
+            ftl,
+            rng: &mut rng,
+            queue: &q,
+            jobs,
+            error: &mut error,
+        };
+        s.next(&mut cx)
+    }
+
+    const W0: QueuedTxn = QueuedTxn {
+        plane: 0,
+        write: true,
+        lpn: 0,
+    };
+
+    #[test]
+    fn collects_only_when_the_device_is_idle_and_yields_to_host_work() {
+        let (cfg, mut ftl) = drive();
+        // Above the threshold (7 blocks) but below the background level.
+        fill_plane0(&mut ftl, 10);
+        let mut s = Idle::new(&cfg);
+        let mut jobs = Vec::new();
+        // Another die still has work: no GC.
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[], &mut jobs, false),
+            Action::Idle
+        );
+        assert!(jobs.is_empty());
+        // The device is idle: one operation of a new job.
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[], &mut jobs, true),
+            Action::Gc(0)
+        );
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(s.stats.idle_jobs, 1);
+        // A request arrives: it goes first, the job waits.
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[W0], &mut jobs, false),
+            Action::Host(0)
+        );
+        assert_eq!(s.stats.preemptions, 1);
+        // Busy device, job pending, nothing queued here: wait.
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[], &mut jobs, false),
+            Action::Idle
+        );
+    }
+
+    #[test]
+    fn a_write_below_the_threshold_collects_on_demand() {
+        let (cfg, mut ftl) = drive();
+        fill_plane0(&mut ftl, 5);
+        let mut s = Idle::new(&cfg);
+        let mut jobs = Vec::new();
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[W0], &mut jobs, false),
+            Action::GcJob(0)
+        );
+        assert_eq!(s.stats.idle_jobs, 0);
+    }
+}
