@@ -24,7 +24,7 @@ use crate::engine::{Event, EventQueue};
 use crate::flash::{Geometry, Timing};
 use crate::ftl::precondition::{self, Precondition};
 use crate::ftl::{Ftl, FtlError};
-use crate::gc::scheme::{self, Action, DieContext, GcScheme, QueuedTxn};
+use crate::gc::scheme::{self, Action, DieContext, GcScheme, Interrupt, QueuedTxn};
 use crate::gc::{self, GcJob, GcOp};
 use crate::host::{ReplayMode, Workload};
 use crate::metrics::breakdown::{Breakdown, BreakdownSums, Busy, DieClock, Snapshot};
@@ -140,7 +140,8 @@ enum Running {
     },
     /// Committing buffered pages (no job).
     Flush,
-    /// Suspending a GC operation for a host request (`timing.suspend`, F-PGC §IV).
+    /// Suspending a GC operation for a host request (`timing.suspend`, F-PGC §IV), or finishing
+    /// a page move's read before stopping at preemption point A (§III-A).
     Suspending,
 }
 
@@ -195,6 +196,8 @@ pub(crate) struct RunStats {
     pub merged_reads: u64,
     /// GC operations suspended for host requests.
     pub suspensions: u64,
+    /// GC page moves stopped between read and program for host requests (point A).
+    pub point_a: u64,
 }
 
 /// Response time above which the excess is reported.
@@ -752,21 +755,36 @@ impl Simulator {
             jobs: &mut die.jobs,
             error: &mut self.ftl_error,
         };
-        if !self.scheme.suspends(&cx, &op) {
-            return;
-        }
-        let remaining = die.done_at.saturating_sub(self.now);
-        if remaining <= self.timing.suspend {
-            // Nearly done: suspending would not help.
-            return;
-        }
+        let (at, remaining) = match self.scheme.interrupts(&cx, &op) {
+            None => return,
+            Some(Interrupt::Suspend) => {
+                let remaining = die.done_at.saturating_sub(self.now);
+                if remaining <= self.timing.suspend {
+                    // Nearly done: suspending would not help.
+                    return;
+                }
+                self.stats.suspensions += 1;
+                self.stats.gc_time += self.timing.suspend;
+                (self.now + self.timing.suspend, remaining)
+            }
+            Some(Interrupt::AfterRead) => {
+                // A move ends with its program (`cmd + program`); stop just before it.
+                if !matches!(op, GcOp::Move { .. }) {
+                    return;
+                }
+                let program = self.timing.command + self.timing.program;
+                let point = die.done_at.saturating_sub(program);
+                if self.now >= point {
+                    return;
+                }
+                self.stats.point_a += 1;
+                (point, program)
+            }
+        };
         die.suspended = Some(Suspended { job, op, remaining });
         die.suspends += 1;
         die.suspendable = false;
         die.running = Running::Suspending;
-        self.stats.suspensions += 1;
-        self.stats.gc_time += self.timing.suspend;
-        let at = self.now + self.timing.suspend;
         self.schedule_die_done(d, at);
     }
 

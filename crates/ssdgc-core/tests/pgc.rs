@@ -149,6 +149,9 @@ fn every_variant_survives_a_burst_and_its_features_show() {
         let suspends = g.ends_with("se") || *g == "fpgc";
         assert_eq!(r.pgc.suspensions > 0, suspends, "{g}: {:?}", r.pgc);
         assert!(r.pgc.s3_holds > 0, "{g}: the burst should reach S3");
+        // Point A comes with pipelining; F-PGC suspends moves instead.
+        let point_a = g.ends_with("pipeline") || *g == "pgc" || *g == "pgc-se";
+        assert_eq!(r.pgc.point_a > 0, point_a, "{g}: {:?}", r.pgc);
     }
     let gc_time = |name: &str| {
         runs.iter()

@@ -179,6 +179,9 @@ pub struct Pgc {
     /// GC operations (program, erase, or a whole move) suspended for host requests (`pgc-se`,
     /// `fpgc`; §IV).
     pub suspensions: u64,
+    /// GC page moves stopped between their read and their program for a host write (preemption
+    /// point A, `pgc-pipeline` and the schemes built on it; §III-A).
+    pub point_a: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -339,6 +342,7 @@ pub(crate) fn build(i: &ReportInput<'_>) -> Report {
                 cancelled_moves: s.cancelled_moves,
                 merged_reads: s.merged_reads,
                 suspensions: s.suspensions,
+                point_a: s.point_a,
             }
         },
         wear: wear(i.ftl.erase_counts()),

@@ -155,19 +155,28 @@ pub trait GcScheme: Send {
         false
     }
 
-    /// True when the preemptible GC operation `op` running on the die should be suspended for the
-    /// host work queued there (F-PGC, preemptible-GC paper §IV). Asked when host work arrives at a
-    /// die busy with an operation of an [`Action::Gc`]; the simulator then suspends it
-    /// (`timing.suspend`), lets the scheme serve host transactions, and resumes it when the scheme
-    /// asks for anything else.
-    fn suspends(&mut self, _cx: &DieContext<'_>, _op: &super::GcOp) -> bool {
-        false
+    /// Whether, and how, the preemptible GC operation `op` running on the die is interrupted for
+    /// the host work queued there. Asked when host work arrives at a die busy with an operation of
+    /// an [`Action::Gc`]; the simulator then stops the operation as answered, lets the scheme serve
+    /// host transactions, and resumes the operation when the scheme asks for anything else.
+    fn interrupts(&mut self, _cx: &DieContext<'_>, _op: &super::GcOp) -> Option<Interrupt> {
+        None
     }
 
     /// Counters the scheme keeps about its own decisions; zero unless it keeps any.
     fn stats(&self) -> SchemeStats {
         SchemeStats::default()
     }
+}
+
+/// How a GC operation in progress is interrupted for host work ([`GcScheme::interrupts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupt {
+    /// Suspend it now, at a cost of `timing.suspend` (F-PGC, preemptible-GC paper §IV).
+    Suspend,
+    /// A page move stops after its read, before its program (preemption point A, §III-A); the
+    /// page waits in the register while host work runs. Moves already programming are not stopped.
+    AfterRead,
 }
 
 /// Counters a scheme keeps about its decisions (idle-time and preemptible GC).

@@ -49,8 +49,10 @@
 //! a request then waits at most `T_suspend` plus one page read or write of its own: Table V's
 //! F-PGC bound, against PGC's `T_er + max(U(e_r), U(e_w))`.
 //!
-//! Preemption point A (between a move's read and its program, §III-A) is not modelled: a move is one
-//! operation, so a host request waits at most one page move (or one erase) — the bound of Table V.
+//! Preemption point A (§III-A) comes with pipelining: a write that may preempt, arriving while a page
+//! move is still reading, stops the move after its read; the page waits in the register while host
+//! work runs, and the move's program (`cmd + t_PROG`) follows ([`Interrupt::AfterRead`]). Without
+//! pipelining a request waits for the move in progress (point B only).
 //!
 //! A die runs at most one job at a time. The die's state (its worst plane's) is sampled at each of
 //! its scheduling decisions and its time is reported per state (`pgc.state_time_s`).
@@ -58,7 +60,7 @@
 //! When not to use it: to model a drive whose GC cannot be interrupted (use `baseline`), or a flash
 //! part without suspend commands (use `pgc` rather than `pgc-se` / `fpgc`).
 
-use super::{Action, DieContext, GcScheme, SchemeStats};
+use super::{Action, DieContext, GcScheme, Interrupt, SchemeStats};
 use crate::config::Config;
 use crate::units::SimTime;
 
@@ -230,13 +232,22 @@ impl GcScheme for Pgc {
         self.features.pipeline
     }
 
-    fn suspends(&mut self, cx: &DieContext<'_>, op: &crate::gc::GcOp) -> bool {
-        let kind = match self.features.suspend {
+    fn interrupts(&mut self, cx: &DieContext<'_>, op: &crate::gc::GcOp) -> Option<Interrupt> {
+        self.first_preempting(cx)?;
+        let suspend = match self.features.suspend {
             Suspend::Nothing => false,
             Suspend::Erase => op.is_erase(),
             Suspend::All => true,
         };
-        kind && self.first_preempting(cx).is_some()
+        if suspend {
+            return Some(Interrupt::Suspend);
+        }
+        // Point A: only for a write, only with pipelining (the cache register holds the GC page).
+        let write_waits = cx
+            .queue()
+            .iter()
+            .any(|t| t.write && self.plane_state(cx, t.plane) < 2);
+        (self.features.pipeline && write_waits && !op.is_erase()).then_some(Interrupt::AfterRead)
     }
 
     fn stats(&self) -> SchemeStats {
