@@ -244,6 +244,15 @@ pub struct GcConfig {
     /// PaGC: a paired plane joins a parallel GC when its free-page share is below this; 0 means
     /// `threshold + 0.05` (the PaGC paper's PaGC_TH, §V-B).
     pub pagc_threshold: f64,
+    /// Idle-time GC (`idle`): in idle time a plane collects while its free-block share is below this;
+    /// 0 means twice `threshold`.
+    pub idle_threshold: f64,
+    /// Preemptible GC (`pgc*`, `fpgc`): the soft threshold T_soft, a free-block share below which GC
+    /// starts and every request may preempt it (state S1); 0 means `threshold`.
+    pub soft_threshold: f64,
+    /// Preemptible GC: the hard threshold T_hard, a free-block share below which writes to the plane
+    /// may no longer preempt its GC (state S2); 0 means half the soft threshold.
+    pub hard_threshold: f64,
     /// Move valid pages inside the plane with copyback (no channel transfer); otherwise read them out
     /// over the channel and write them back.
     pub copyback: bool,
@@ -377,6 +386,9 @@ victim = "greedy"
 threshold = 0.03
 trigger = "blocks"
 pagc_threshold = 0.0
+idle_threshold = 0.0
+soft_threshold = 0.0
+hard_threshold = 0.0
 copyback = true
 
 [host]
@@ -631,6 +643,34 @@ impl Config {
         }
     }
 
+    /// Idle-time GC's background level (free-block share), resolving 0 to `2 × threshold`.
+    pub fn idle_threshold(&self) -> f64 {
+        if self.gc.idle_threshold > 0.0 {
+            self.gc.idle_threshold
+        } else {
+            2.0 * self.gc.threshold
+        }
+    }
+
+    /// Preemptible GC's soft and hard thresholds in free blocks per plane: `(soft, hard)`, with
+    /// `soft ≥ hard ≥ 2`. Zero settings resolve to `threshold` and half the soft share.
+    pub fn pgc_threshold_blocks(&self) -> (u32, u32) {
+        let bpp = self.geometry.blocks_per_plane as f64;
+        let soft = if self.gc.soft_threshold > 0.0 {
+            self.gc.soft_threshold
+        } else {
+            self.gc.threshold
+        };
+        let hard = if self.gc.hard_threshold > 0.0 {
+            self.gc.hard_threshold
+        } else {
+            soft / 2.0
+        };
+        let soft_b = ((soft * bpp).ceil() as u32).max(2);
+        let hard_b = ((hard * bpp).ceil() as u32).clamp(2, soft_b);
+        (soft_b, hard_b)
+    }
+
     /// Free blocks a plane keeps before it collects: `ceil(threshold × blocks_per_plane)`, at least 2.
     pub fn gc_threshold_blocks(&self) -> u32 {
         let b = (self.gc.threshold * self.geometry.blocks_per_plane as f64).ceil() as u32;
@@ -687,6 +727,26 @@ impl Config {
             return bad(format!(
                 "gc.threshold = {} must be a free-block share in (0, 0.5)",
                 self.gc.threshold
+            ));
+        }
+        for (name, v) in [
+            ("gc.idle_threshold", self.gc.idle_threshold),
+            ("gc.soft_threshold", self.gc.soft_threshold),
+            ("gc.hard_threshold", self.gc.hard_threshold),
+        ] {
+            if !(0.0..0.5).contains(&v) {
+                return bad(format!(
+                    "{name} = {v} must be 0 (the default) or a free-block share in (0, 0.5)"
+                ));
+            }
+        }
+        if self.gc.hard_threshold > 0.0
+            && self.gc.soft_threshold > 0.0
+            && self.gc.hard_threshold > self.gc.soft_threshold
+        {
+            return bad(format!(
+                "gc.hard_threshold = {} must not exceed gc.soft_threshold = {}",
+                self.gc.hard_threshold, self.gc.soft_threshold
             ));
         }
         // Each plane holds ceil(logical / planes) logical pages; it needs blocks for them, for the

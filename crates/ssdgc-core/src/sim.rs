@@ -24,7 +24,7 @@ use crate::engine::{Event, EventQueue};
 use crate::flash::{Geometry, Timing};
 use crate::ftl::precondition::{self, Precondition};
 use crate::ftl::{Ftl, FtlError};
-use crate::gc::scheme::{self, Action, DieContext, GcScheme, QueuedTxn};
+use crate::gc::scheme::{self, Action, DieContext, GcScheme, Interrupt, QueuedTxn};
 use crate::gc::{self, GcJob, GcOp};
 use crate::host::{ReplayMode, Workload};
 use crate::metrics::breakdown::{Breakdown, BreakdownSums, Busy, DieClock, Snapshot};
@@ -142,7 +142,21 @@ enum Running {
     },
     /// Committing buffered pages (no job).
     Flush,
+    /// Suspending a GC operation for a host request (`timing.suspend`, F-PGC §IV), or finishing
+    /// a page move's read before stopping at preemption point A (§III-A).
+    Suspending,
 }
+
+/// A GC operation suspended for host requests (F-PGC, preemptible-GC paper §IV): what is left of it.
+#[derive(Clone, Copy, Debug)]
+struct Suspended {
+    job: usize,
+    op: GcOp,
+    remaining: SimTime,
+}
+
+/// Times one GC operation may be suspended; then it runs to its end, so GC always progresses.
+pub const MAX_SUSPENDS: u8 = 4;
 
 struct Die {
     queue: VecDeque<QueuedTxn>,
@@ -150,6 +164,17 @@ struct Die {
     jobs: Vec<GcJob>,
     running: Running,
     clock: DieClock,
+    /// When the die's last GC page move ends (pipelining: the next one may overlap it).
+    move_end: SimTime,
+    /// When the operation running on the die ends; a `DieDone` at another time is stale (its
+    /// operation was suspended) and ignored.
+    done_at: SimTime,
+    /// The running operation is a preemptible GC operation (started by [`Action::Gc`]).
+    suspendable: bool,
+    /// Suspensions of the current GC operation so far.
+    suspends: u8,
+    /// The GC operation suspended on this die, if any (one at a time).
+    suspended: Option<Suspended>,
 }
 
 /// Counters of a run, beyond the FTL's.
@@ -167,6 +192,14 @@ pub(crate) struct RunStats {
     pub by_time: Option<Series>,
     pub by_request: Option<Series>,
     pub breakdown: BreakdownSums,
+    /// Host writes to a page that a GC job in progress had still to move.
+    pub cancelled_moves: u64,
+    /// Host reads served from a GC job's page register.
+    pub merged_reads: u64,
+    /// GC operations suspended for host requests.
+    pub suspensions: u64,
+    /// GC page moves stopped between read and program for host requests (point A).
+    pub point_a: u64,
 }
 
 /// Response time above which the excess is reported.
@@ -180,6 +213,8 @@ pub struct Simulator {
     ftl: Ftl,
     scheme: Box<dyn GcScheme>,
     scheme_name: String,
+    /// The scheme pipelines back-to-back GC moves ([`GcScheme::pipelined`]).
+    pipelined: bool,
     rng: SimRng,
     events: EventQueue,
     dies: Vec<Die>,
@@ -189,6 +224,8 @@ pub struct Simulator {
     reqs: Vec<Req>,
     free_reqs: Vec<u32>,
     waiting: VecDeque<u32>,
+    /// Host reads served from a GC register (merged) whose page is still on its way.
+    merging: u32,
     in_device: u32,
     outstanding: u64,
     workload: Workload,
@@ -224,14 +261,21 @@ impl Simulator {
                 jobs: Vec::new(),
                 running: Running::Nothing,
                 clock: DieClock::new(geo.planes_per_die),
+                move_end: SimTime::MAX,
+                done_at: SimTime::MAX,
+                suspendable: false,
+                suspends: 0,
+                suspended: None,
             })
             .collect();
         Ok(Simulator {
             cfg: cfg.clone(),
             channel_free: vec![0; geo.channels as usize],
-            events: EventQueue::new(geo.dies as usize + 4),
+            // Per die: one completion, one merged read, and a stale completion per suspension.
+            events: EventQueue::new((3 + MAX_SUSPENDS as usize) * geo.dies as usize + 4),
             timing,
             ftl,
+            pipelined: scheme.pipelined(),
             scheme,
             scheme_name: cfg.gc.scheme.clone(),
             rng: rng_for(opts.seed, 2),
@@ -241,6 +285,7 @@ impl Simulator {
             reqs: Vec::new(),
             free_reqs: Vec::new(),
             waiting: VecDeque::new(),
+            merging: 0,
             in_device: 0,
             outstanding: 0,
             workload,
@@ -314,6 +359,7 @@ impl Simulator {
             match ev {
                 Event::Arrival => self.on_arrival()?,
                 Event::DieDone(d) => self.on_die_done(d)?,
+                Event::TxnDone(t) => self.on_merged_done(t),
             }
             if let Some(e) = self.error.take() {
                 return Err(e);
@@ -369,6 +415,7 @@ impl Simulator {
                     .collect::<Vec<_>>(),
                 self.now,
             ),
+            scheme_stats: self.scheme.stats(),
         }))
     }
 
@@ -383,6 +430,7 @@ impl Simulator {
             .iter()
             .filter(|d| matches!(d.running, Running::Host(_)))
             .count();
+        let running = running + self.merging as usize;
         let live_txns = self.txns.len() - self.free_txns.len();
         if queued + running != live_txns {
             return Err(SimError::Invariant {
@@ -542,7 +590,7 @@ impl Simulator {
                 }
             };
             let die = &mut self.dies[d as usize];
-            die.queue.push_back(QueuedTxn { plane, write });
+            die.queue.push_back(QueuedTxn { plane, write, lpn });
             die.ids.push_back(t);
             self.kick(d);
         }
@@ -592,6 +640,12 @@ impl Simulator {
                 self.error.get_or_insert(e);
             }
         }
+        if self.in_device == 0 {
+            // The device queue emptied: free dies may start idle-time work.
+            for die in 0..self.geo.dies {
+                self.kick(die);
+            }
+        }
     }
 
     /// Lets a free die start its next operation, as its scheme decides.
@@ -601,21 +655,48 @@ impl Simulator {
         for _ in 0..64 {
             let die = &mut self.dies[d as usize];
             if !matches!(die.running, Running::Nothing) {
+                if die.suspendable && die.suspended.is_none() && die.suspends < MAX_SUSPENDS {
+                    self.try_suspend(d);
+                }
                 return;
             }
             let mut cx = DieContext {
                 now: self.now,
                 die: d,
+                device_idle: self.in_device == 0,
                 ftl: &mut self.ftl,
                 rng: &mut self.rng,
                 queue: &die.queue,
                 jobs: &mut die.jobs,
                 error: &mut self.ftl_error,
             };
-            match self.scheme.next(&mut cx) {
+            let action = self.scheme.next(&mut cx);
+            let action = match (die.suspended.is_some(), action) {
+                (false, a) => a,
+                // With an operation suspended, only host transactions run before it resumes.
+                (true, Action::Host(i) | Action::Merge { txn: i, .. }) => Action::Host(i),
+                (true, _) => {
+                    self.resume(d);
+                    return;
+                }
+            };
+            match action {
                 Action::Idle => return,
                 Action::Flush => {
                     self.start_flush(d);
+                    return;
+                }
+                Action::Merge { txn, job } => {
+                    let (Some(_), Some(t)) = (die.queue.remove(txn), die.ids.remove(txn)) else {
+                        self.invariant(format!(
+                            "scheme merged host transaction {txn} of an empty slot"
+                        ));
+                        return;
+                    };
+                    if !self.start_merge(d, t, job) {
+                        // Not mergeable after all: an ordinary read.
+                        self.start_host(d, t);
+                    }
                     return;
                 }
                 Action::Host(i) => {
@@ -647,6 +728,9 @@ impl Simulator {
                         Ok(Some(op)) => {
                             let dur = self.start_gc_op(d, j, op, false);
                             self.stats.gc_time += dur;
+                            let die = &mut self.dies[d as usize];
+                            die.suspendable = true;
+                            die.suspends = 0;
                             return;
                         }
                         Ok(None) => {
@@ -663,6 +747,91 @@ impl Simulator {
         self.invariant(format!("die {d}: its scheme made no progress"));
     }
 
+    /// Schedules the end of the operation die `d` is starting.
+    fn schedule_die_done(&mut self, d: u32, at: SimTime) {
+        self.dies[d as usize].done_at = at;
+        self.events.schedule(at, Event::DieDone(d));
+    }
+
+    /// Suspends the preemptible GC operation running on die `d` when its scheme lets a queued host
+    /// transaction in (F-PGC, §IV-A): the die spends `timing.suspend` suspending, then its scheme
+    /// serves host work, and the operation resumes with its remaining time once the scheme has no
+    /// host work for the die.
+    fn try_suspend(&mut self, d: u32) {
+        let die = &mut self.dies[d as usize];
+        let Running::Gc {
+            job,
+            op,
+            hold: false,
+        } = die.running
+        else {
+            return;
+        };
+        let cx = DieContext {
+            now: self.now,
+            die: d,
+            device_idle: self.in_device == 0,
+            ftl: &mut self.ftl,
+            rng: &mut self.rng,
+            queue: &die.queue,
+            jobs: &mut die.jobs,
+            error: &mut self.ftl_error,
+        };
+        let (at, remaining) = match self.scheme.interrupts(&cx, &op) {
+            None => return,
+            Some(Interrupt::Suspend) => {
+                let remaining = die.done_at.saturating_sub(self.now);
+                if remaining <= self.timing.suspend {
+                    // Nearly done: suspending would not help.
+                    return;
+                }
+                self.stats.suspensions += 1;
+                self.stats.gc_time += self.timing.suspend;
+                (self.now + self.timing.suspend, remaining)
+            }
+            Some(Interrupt::AfterRead) => {
+                // A move ends with its program (`cmd + program`); stop just before it.
+                if !matches!(op, GcOp::Move { .. }) {
+                    return;
+                }
+                let program = self.timing.command + self.timing.program;
+                let point = die.done_at.saturating_sub(program);
+                if self.now >= point {
+                    return;
+                }
+                self.stats.point_a += 1;
+                (point, program)
+            }
+        };
+        die.suspended = Some(Suspended { job, op, remaining });
+        die.suspends += 1;
+        die.suspendable = false;
+        die.running = Running::Suspending;
+        self.schedule_die_done(d, at);
+    }
+
+    /// Resumes the GC operation suspended on die `d`.
+    fn resume(&mut self, d: u32) {
+        let now = self.now;
+        let die = &mut self.dies[d as usize];
+        let Some(s) = die.suspended.take() else {
+            return;
+        };
+        die.clock.switch(
+            now,
+            Busy::Gc {
+                planes: s.op.plane_mask(&self.geo),
+            },
+        );
+        die.running = Running::Gc {
+            job: s.job,
+            op: s.op,
+            hold: false,
+        };
+        die.suspendable = true;
+        self.schedule_die_done(d, now + s.remaining);
+    }
+
     fn invariant(&mut self, msg: String) {
         self.error.get_or_insert(SimError::Invariant {
             time_ns: self.now,
@@ -677,6 +846,16 @@ impl Simulator {
         let ch = self.geo.channel_of_die(d) as usize;
         let now = self.now;
         let (finish, channel_wait) = if txn.write {
+            if let Some(old) = self.ftl.lookup(txn.lpn) {
+                let a = self.geo.addr(old);
+                if self.dies[d as usize]
+                    .jobs
+                    .iter()
+                    .any(|j| j.collects(a.plane, a.block))
+                {
+                    self.stats.cancelled_moves += 1;
+                }
+            }
             if let Err(e) = self.ftl.host_write(txn.lpn) {
                 self.ftl_error.get_or_insert(e);
                 return;
@@ -700,7 +879,73 @@ impl Simulator {
         die.clock.switch(now, Busy::Host { plane, late });
         self.txns[t as usize].bd = bd;
         die.running = Running::Host(t);
-        self.events.schedule(finish, Event::DieDone(d));
+        self.schedule_die_done(d, finish);
+    }
+
+    /// Serves host read `t` from the register of GC job `j` (merging): the job moves the read's page
+    /// now — read into the register, the page goes out over the channel to the host, then the
+    /// register is programmed into the GC write point (out and back in over the channel without
+    /// copyback) — and the read is done when its transfer ends. False when the page is not one the
+    /// job still has to move.
+    fn start_merge(&mut self, d: u32, t: u32, j: usize) -> bool {
+        let txn = self.txns[t as usize];
+        let Some(src) = self.ftl.lookup(txn.lpn) else {
+            return false;
+        };
+        let Some(job) = self.dies[d as usize].jobs.get_mut(j) else {
+            return false;
+        };
+        let op = match gc::dispatch_page(&mut self.ftl, job, src) {
+            Ok(Some(op)) => op,
+            Ok(None) => return false,
+            Err(e) => {
+                self.ftl_error.get_or_insert(e);
+                return true;
+            }
+        };
+        let tm = self.timing;
+        let ch = self.geo.channel_of_die(d) as usize;
+        let now = self.now;
+        let ready = now + tm.command + tm.read;
+        let xs = ready.max(self.channel_free[ch]);
+        let delivered = xs + tm.transfer;
+        self.channel_free[ch] = delivered;
+        let programmed = if self.cfg.gc.copyback {
+            delivered
+        } else {
+            let xi = delivered.max(self.channel_free[ch]);
+            self.channel_free[ch] = xi + tm.transfer;
+            xi + tm.transfer
+        };
+        let end = programmed + tm.command + tm.program;
+        self.stats.host_pages_read += 1;
+        self.stats.merged_reads += 1;
+        self.stats.gc_time += end - now;
+        let plane = self.geo.plane_in_die(self.ftl.plane_of(txn.lpn));
+        let planes = op.plane_mask(&self.geo);
+        let die = &mut self.dies[d as usize];
+        let mut bd = die.clock.waited(now, plane, &txn.snap);
+        bd.cngc += xs - ready;
+        bd.st = delivered - now - (xs - ready);
+        die.clock.switch(now, Busy::Gc { planes });
+        die.running = Running::Gc {
+            job: j,
+            op,
+            hold: false,
+        };
+        self.txns[t as usize].bd = bd;
+        self.merging += 1;
+        self.events.schedule(delivered, Event::TxnDone(t));
+        self.schedule_die_done(d, end);
+        true
+    }
+
+    /// A merged read has delivered its page.
+    fn on_merged_done(&mut self, t: u32) {
+        let Txn { req, bd, .. } = self.txns[t as usize];
+        self.merging -= 1;
+        self.free_txns.push(t);
+        self.page_done(req, bd);
     }
 
     /// Holds die `d` for every remaining operation of job `j`. With copyback the operations touch no
@@ -714,12 +959,22 @@ impl Simulator {
         let start = self.now;
         let mut t = start;
         let mut last = None;
-        let job = &mut self.dies[d as usize].jobs[j];
+        let pipe = self.pipe_timing();
+        let die = &mut self.dies[d as usize];
+        let job = &mut die.jobs[j];
         let planes = job.plane_mask(&self.geo);
         loop {
             match gc::dispatch_next(&mut self.ftl, job) {
                 Ok(Some(op)) => {
-                    t = gc_op_end(&self.timing, true, &mut self.channel_free, 0, t, op);
+                    let moving = matches!(op, GcOp::Move { .. });
+                    let tm = match pipe {
+                        Some(p) if moving && die.move_end == t => p,
+                        _ => self.timing,
+                    };
+                    t = gc_op_end(&tm, true, &mut self.channel_free, 0, t, op);
+                    if moving {
+                        die.move_end = t;
+                    }
                     // A job ends with its erase: the only operation to keep for completion.
                     if op.is_erase() {
                         last = Some(op);
@@ -744,7 +999,7 @@ impl Simulator {
             op,
             hold: false,
         };
-        self.events.schedule(t, Event::DieDone(d));
+        self.schedule_die_done(d, t);
         true
     }
 
@@ -786,7 +1041,7 @@ impl Simulator {
                     },
                 );
                 die.running = Running::Flush;
-                self.events.schedule(finish, Event::DieDone(d));
+                self.schedule_die_done(d, finish);
             }
             Ok(None) => self.invariant(format!("die {d}: flush with nothing buffered")),
             Err(e) => {
@@ -795,12 +1050,26 @@ impl Simulator {
         }
     }
 
+    /// The timing of a pipelined GC move (its read hidden behind the previous move's program), when
+    /// the scheme pipelines.
+    fn pipe_timing(&self) -> Option<Timing> {
+        self.pipelined.then(|| Timing {
+            read: self.timing.read.saturating_sub(self.timing.program),
+            ..self.timing
+        })
+    }
+
     /// Starts GC operation `op` of job `j` on die `d`; returns its duration.
     fn start_gc_op(&mut self, d: u32, j: usize, op: GcOp, hold: bool) -> SimTime {
         let now = self.now;
         let ch = self.geo.channel_of_die(d) as usize;
+        let moving = matches!(op, GcOp::Move { .. });
+        let tm = match self.pipe_timing() {
+            Some(p) if moving && self.dies[d as usize].move_end == now => p,
+            _ => self.timing,
+        };
         let finish = gc_op_end(
-            &self.timing,
+            &tm,
             self.cfg.gc.copyback,
             &mut self.channel_free,
             ch,
@@ -809,14 +1078,23 @@ impl Simulator {
         );
         let planes = op.plane_mask(&self.geo);
         let die = &mut self.dies[d as usize];
+        if moving {
+            die.move_end = finish;
+        }
         die.clock.switch(now, Busy::Gc { planes });
         die.running = Running::Gc { job: j, op, hold };
-        self.events.schedule(finish, Event::DieDone(d));
+        self.schedule_die_done(d, finish);
         finish - now
     }
 
     fn on_die_done(&mut self, d: u32) -> Result<(), SimError> {
         let die = &mut self.dies[d as usize];
+        if die.done_at != self.now {
+            // The completion of an operation that was suspended: it resumed and ends later.
+            return Ok(());
+        }
+        die.done_at = SimTime::MAX;
+        die.suspendable = false;
         let running = std::mem::replace(&mut die.running, Running::Nothing);
         die.clock.switch(self.now, Busy::Idle);
         match running {
@@ -831,7 +1109,7 @@ impl Simulator {
                 self.free_txns.push(t);
                 self.page_done(req, bd);
             }
-            Running::Flush => {}
+            Running::Flush | Running::Suspending => {}
             Running::Gc { job, op, hold } => {
                 gc::complete(&mut self.ftl, op);
                 if op.is_erase() {

@@ -23,6 +23,7 @@ const VICTIMS: &[&str] = &[
     "fifo",
     "cost-benefit",
     "cat",
+    "wear-aware",
 ];
 
 #[derive(Clone, Debug)]
@@ -38,6 +39,9 @@ enum Step {
     Parallel(u32, bool),
     /// Commit buffered pages.
     Flush,
+    /// Move one valid page of the open job's victim out of order, as merging a read does (the page
+    /// at or after the offset given, modulo the block).
+    MovePage(u32),
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -47,6 +51,7 @@ fn step() -> impl Strategy<Value = Step> {
         3 => any::<u32>().prop_map(Step::Advance),
         1 => (any::<u32>(), any::<bool>()).prop_map(|(p, c)| Step::Parallel(p, c)),
         1 => Just(Step::Flush),
+        2 => any::<u32>().prop_map(Step::MovePage),
     ]
 }
 
@@ -227,6 +232,18 @@ fn run_sequence(victim: &str, steps: &[Step], seed: u64) -> Result<(), TestCaseE
                     apply_move(&mut model, &ftl, op);
                 }
             }
+            Step::MovePage(x) => {
+                if let Some(job) = open.as_mut() {
+                    let from = x % geo.pages_per_block;
+                    if let Some((page, _)) = ftl.next_valid_in_block(job.plane, job.block, from) {
+                        let src = geo.ppn(job.plane, job.block, page);
+                        if let Some(op) = gc::dispatch_page(&mut ftl, job, src).unwrap() {
+                            prop_assert!(!job.is_parallel());
+                            apply_move(&mut model, &ftl, op);
+                        }
+                    }
+                }
+            }
             Step::Advance(x) => match open.as_mut() {
                 None => {
                     let plane = x % geo.planes;
@@ -270,9 +287,10 @@ fn long_random_sequences_hold_under_every_policy() {
     for (i, v) in VICTIMS.iter().enumerate() {
         let mut r = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(i as u64);
         let steps: Vec<Step> = (0..20_000)
-            .map(|_| match r.gen_range(0..12) {
+            .map(|_| match r.gen_range(0..13) {
                 0 => Step::Collect(r.gen()),
                 1..=3 => Step::Advance(r.gen()),
+                12 => Step::MovePage(r.gen()),
                 _ => Step::Write(r.gen()),
             })
             .collect();

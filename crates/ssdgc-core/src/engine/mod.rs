@@ -2,7 +2,8 @@
 //!
 //! Events at the same instant run in the order they were scheduled, so a run is reproducible from its
 //! configuration and seed alone. The queue is bounded by the simulation's own structure (one pending
-//! arrival, at most one pending completion per die), which [`EventQueue::schedule`] asserts.
+//! arrival; per die one pending completion, one merged read, and the stale completions of suspended
+//! operations), which [`EventQueue::schedule`] asserts.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -16,6 +17,8 @@ pub enum Event {
     Arrival,
     /// The operation running on this die ends.
     DieDone(u32),
+    /// A host read served from a GC job's page register (merging) has delivered its page.
+    TxnDone(u32),
 }
 
 /// A `(time, sequence)`-ordered event queue.

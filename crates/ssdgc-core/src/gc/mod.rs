@@ -148,6 +148,21 @@ impl GcJob {
         self.multi.as_ref().is_some_and(|m| m.cache)
     }
 
+    /// True when the job collects block `block` of `plane` and has not dispatched its erase: a
+    /// valid page there is still to be moved.
+    pub fn collects(&self, plane: u32, block: u32) -> bool {
+        !self.erase_issued
+            && match &self.multi {
+                None => self.plane == plane && self.block == block,
+                Some(m) => m.victims.contains(&(plane, block)),
+            }
+    }
+
+    /// True for a parallel job (PaGC).
+    pub fn is_parallel(&self) -> bool {
+        self.multi.is_some()
+    }
+
     /// True once the erase has been dispatched (no operation remains).
     pub fn erase_issued(&self) -> bool {
         self.erase_issued
@@ -446,6 +461,24 @@ pub fn dispatch_next(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, Ftl
         plane: job.plane,
         block: job.block,
     }))
+}
+
+/// Dispatches the move of valid page `src` of a (single-plane) job's victim out of order, ahead of
+/// the pages before it (merging, preemptible-GC paper §III-B). The page is remapped now like any
+/// move; the job's scan later finds it invalid and skips it. `Ok(None)` when `src` is not a valid page
+/// of the job's victim or the job is parallel.
+pub fn dispatch_page(ftl: &mut Ftl, job: &mut GcJob, src: Ppn) -> Result<Option<GcOp>, FtlError> {
+    let a = ftl.geometry().addr(src);
+    if job.multi.is_some() || !job.collects(a.plane, a.block) {
+        return Ok(None);
+    }
+    let Some(lpn) = ftl.reverse(src) else {
+        return Ok(None);
+    };
+    debug_assert!(a.page >= job.cursor, "a valid page behind the job's scan");
+    let dst = ftl.relocate(src, lpn)?;
+    job.moved += 1;
+    Ok(Some(GcOp::Move { src, dst }))
 }
 
 /// Completes an operation whose time has elapsed.

@@ -40,6 +40,9 @@ pub struct Report {
     pub gc: Gc,
     /// Parallel-GC (PaGC) counters; zero under other schemes.
     pub pagc: Pagc,
+    /// Idle-time and preemptible-GC counters; zero under other schemes (except `cancelled_moves`,
+    /// which any scheme can see).
+    pub pgc: Pgc,
     pub wear: Wear,
     pub sim: Sim,
     /// Latency over time and over the request sequence, when asked for.
@@ -144,6 +147,43 @@ pub struct Pagc {
     pub skipped_pages: u64,
 }
 
+/// Die time per preemptible-GC state (§III-D of the preemptible-GC paper), mean per die, in seconds.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct StateTime {
+    /// Free blocks at or above the soft threshold: no GC.
+    pub s0: f64,
+    /// Below the soft threshold: GC runs, every request may preempt it.
+    pub s1: f64,
+    /// Below the hard threshold: only requests that consume no free block (reads) preempt.
+    pub s2: f64,
+    /// A write waits on a plane below the hard threshold: GC runs to its erase, nothing preempts.
+    pub s3: f64,
+}
+
+/// Idle-time and preemptible-GC counters.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Pgc {
+    /// Time per state (preemptible-GC schemes only).
+    pub state_time_s: StateTime,
+    /// Host transactions served while a GC job of their die was in progress.
+    pub preemptions: u64,
+    /// Times a write made GC run to its erase with nothing preempting (entries into S3).
+    pub s3_holds: u64,
+    /// GC jobs started in device idle time (`idle`).
+    pub idle_jobs: u64,
+    /// Host writes to a page a GC job was about to move: the move is skipped (§III-B).
+    pub cancelled_moves: u64,
+    /// Host reads served from the page register of a GC move of the same page, with no flash read
+    /// of their own (`pgc-merge`, `pgc`; §III-B).
+    pub merged_reads: u64,
+    /// GC operations (program, erase, or a whole move) suspended for host requests (`pgc-se`,
+    /// `fpgc`; §IV).
+    pub suspensions: u64,
+    /// GC page moves stopped between their read and their program for a host write (preemption
+    /// point A, `pgc-pipeline` and the schemes built on it; §III-A).
+    pub point_a: u64,
+}
+
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Wear {
     pub erase_min: u32,
@@ -179,6 +219,7 @@ pub(crate) struct ReportInput<'a> {
     pub series_interval: Option<SimTime>,
     pub series_window: Option<u64>,
     pub plane_util: PlaneUtil,
+    pub scheme_stats: crate::gc::scheme::SchemeStats,
 }
 
 fn wear(counts: &[u32]) -> Wear {
@@ -285,6 +326,25 @@ pub(crate) fn build(i: &ReportInput<'_>) -> Report {
             buffered_pages: c.pages_buffered,
             skipped_pages: c.pages_skipped,
         },
+        pgc: {
+            let ss = &i.scheme_stats;
+            let per_die = |t: SimTime| t as f64 / 1e9 / g.dies.max(1) as f64;
+            Pgc {
+                state_time_s: StateTime {
+                    s0: per_die(ss.state_time[0]),
+                    s1: per_die(ss.state_time[1]),
+                    s2: per_die(ss.state_time[2]),
+                    s3: per_die(ss.state_time[3]),
+                },
+                preemptions: ss.preemptions,
+                s3_holds: ss.s3_holds,
+                idle_jobs: ss.idle_jobs,
+                cancelled_moves: s.cancelled_moves,
+                merged_reads: s.merged_reads,
+                suspensions: s.suspensions,
+                point_a: s.point_a,
+            }
+        },
         wear: wear(i.ftl.erase_counts()),
         sim: Sim {
             simulated_s: i.simulated as f64 / 1e9,
@@ -380,6 +440,14 @@ impl Report {
             out.push_str(&format!(
                 "pagc: moves PaRD-PaWR {} SrRD-PaWR {} SrRD-SrWR {}; {} victims joined; {} pages buffered, {} skipped\n",
                 p.pard_pawr, p.srrd_pawr, p.srrd_srwr, p.joined, p.buffered_pages, p.skipped_pages
+            ));
+        }
+        let q = &self.pgc;
+        if q.preemptions + q.s3_holds + q.idle_jobs > 0 {
+            let t = &q.state_time_s;
+            out.push_str(&format!(
+                "pgc: {} preemptions, {} S3 holds, {} idle jobs, {} moves cancelled, {} reads merged; per die S0 {:.3} s S1 {:.3} s S2 {:.3} s S3 {:.3} s\n",
+                q.preemptions, q.s3_holds, q.idle_jobs, q.cancelled_moves, q.merged_reads, t.s0, t.s1, t.s2, t.s3
             ));
         }
         let w = &self.wear;

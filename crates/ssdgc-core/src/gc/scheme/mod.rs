@@ -6,12 +6,16 @@
 //! Schemes never touch the mapping themselves.
 
 mod baseline;
+mod idle;
 mod pagc;
+mod pgc;
 mod superblock;
 mod zero;
 
 pub use baseline::Baseline;
+pub use idle::Idle;
 pub use pagc::{Join, Pagc};
+pub use pgc::{Features, Pgc, Suspend};
 pub use superblock::{superblock_drive, Superblock};
 pub use zero::Zero;
 
@@ -34,6 +38,10 @@ pub enum Action {
     /// copyback the simulator carries the operations out back to back under one completion event,
     /// which times them exactly as issuing them one by one would.)
     GcJob(usize),
+    /// Serve the host read at index `txn` of the die's queue from the page register of job `job`:
+    /// the job moves that page of its victim now, and the read takes its data from the register
+    /// with no flash read of its own (merging, preemptible-GC paper §III-B).
+    Merge { txn: usize, job: usize },
     /// Commit pages held in the DRAM buffer (TC-PaGC) with one program operation.
     Flush,
     /// Nothing to do until something arrives.
@@ -47,6 +55,8 @@ pub struct QueuedTxn {
     pub plane: u32,
     /// A write (consumes free pages) rather than a read.
     pub write: bool,
+    /// Its logical page.
+    pub lpn: crate::units::Lpn,
 }
 
 /// What a scheme may see and do while deciding for one die.
@@ -55,6 +65,8 @@ pub struct DieContext<'a> {
     pub now: SimTime,
     /// The die.
     pub die: u32,
+    /// No host request is in the device queue (admitted and not yet completed) on any die.
+    pub device_idle: bool,
     pub(crate) ftl: &'a mut Ftl,
     pub(crate) rng: &'a mut SimRng,
     pub(crate) queue: &'a VecDeque<QueuedTxn>,
@@ -99,6 +111,20 @@ impl DieContext<'_> {
         Some(self.jobs.len() - 1)
     }
 
+    /// True when queued host transaction `txn` is a read of a page that job `job` still has to move,
+    /// so the two can be merged ([`Action::Merge`]).
+    pub fn can_merge(&self, txn: usize, job: usize) -> bool {
+        let (Some(t), Some(j)) = (self.queue.get(txn), self.jobs.get(job)) else {
+            return false;
+        };
+        !t.write
+            && !j.is_parallel()
+            && self.ftl.lookup(t.lpn).is_some_and(|p| {
+                let a = self.ftl.geometry().addr(p);
+                j.collects(a.plane, a.block)
+            })
+    }
+
     /// Starts a job in `plane` (the victim policy chooses the block); returns its index.
     pub fn start_job(&mut self, plane: u32) -> Option<usize> {
         let job = super::start_job(self.ftl, plane, self.rng, self.now)?;
@@ -123,6 +149,50 @@ impl DieContext<'_> {
 pub trait GcScheme: Send {
     /// Decides the die's next action.
     fn next(&mut self, cx: &mut DieContext<'_>) -> Action;
+
+    /// True when back-to-back GC page moves on a die overlap through the cache register
+    /// (pipelining, preemptible-GC paper §III-C): a move that starts the instant the die's previous
+    /// move ended costs its read only where the read outlasts the program, `max(0, t_R − t_PROG)`.
+    fn pipelined(&self) -> bool {
+        false
+    }
+
+    /// Whether, and how, the preemptible GC operation `op` running on the die is interrupted for
+    /// the host work queued there. Asked when host work arrives at a die busy with an operation of
+    /// an [`Action::Gc`]; the simulator then stops the operation as answered, lets the scheme serve
+    /// host transactions, and resumes the operation when the scheme asks for anything else.
+    fn interrupts(&mut self, _cx: &DieContext<'_>, _op: &super::GcOp) -> Option<Interrupt> {
+        None
+    }
+
+    /// Counters the scheme keeps about its own decisions; zero unless it keeps any.
+    fn stats(&self) -> SchemeStats {
+        SchemeStats::default()
+    }
+}
+
+/// How a GC operation in progress is interrupted for host work ([`GcScheme::interrupts`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interrupt {
+    /// Suspend it now, at a cost of `timing.suspend` (F-PGC, preemptible-GC paper §IV).
+    Suspend,
+    /// A page move stops after its read, before its program (preemption point A, §III-A); the
+    /// page waits in the register while host work runs. Moves already programming are not stopped.
+    AfterRead,
+}
+
+/// Counters a scheme keeps about its decisions (idle-time and preemptible GC).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SchemeStats {
+    /// Die time spent in each state S0–S3 of preemptible GC (§III-D), summed over dies, in ns. A
+    /// die's state is its worst plane's, sampled at each of its scheduling decisions.
+    pub state_time: [SimTime; 4],
+    /// Host transactions served while a GC job of their die was in progress (preemptions).
+    pub preemptions: u64,
+    /// Times a queued write made GC run to its erase with nothing preempting (state S3).
+    pub s3_holds: u64,
+    /// GC jobs started in idle time (no host request in the device).
+    pub idle_jobs: u64,
 }
 
 /// The schemes `--gc` accepts: (name, description).
@@ -130,6 +200,10 @@ pub const SCHEMES: &[(&str, &str)] = &[
     (
         "baseline",
         "on-demand serial GC (NPGC): per-plane free-block trigger, GC before host I/O, non-preemptible, holds the die",
+    ),
+    (
+        "idle",
+        "idle-time GC: collects planes below gc.idle_threshold while the device queue is empty, preemptible between operations; on-demand at the threshold",
     ),
     (
         "pagc-blind",
@@ -146,6 +220,30 @@ pub const SCHEMES: &[(&str, &str)] = &[
     (
         "superblock",
         "plane-level superblock (PaGC paper §VII-E): the planes of a die read, write, map and collect as one, with multi-plane operations",
+    ),
+    (
+        "pgc-none",
+        "semi-preemptible GC: GC below gc.soft_threshold runs one page move at a time and host requests preempt it between moves; below gc.hard_threshold only reads do; a waiting write then makes the job finish first",
+    ),
+    (
+        "pgc-merge",
+        "pgc-none with merging: a preempting read of a page the GC job still has to move is served from the move's register (the page moves first)",
+    ),
+    (
+        "pgc-pipeline",
+        "pgc-none with pipelining: back-to-back GC moves overlap through the cache register (read hidden behind the previous program)",
+    ),
+    (
+        "pgc",
+        "PGC: semi-preemptible GC with merging and pipelining",
+    ),
+    (
+        "pgc-se",
+        "PGC+SE: pgc, and a preempting request suspends a GC erase in progress (timing.suspend)",
+    ),
+    (
+        "fpgc",
+        "F-PGC: pgc, and a preempting request suspends any GC operation in progress (timing.suspend)",
     ),
     (
         "zero",
@@ -169,6 +267,46 @@ pub fn build(name: &str, cfg: &crate::config::Config) -> Result<Box<dyn GcScheme
         "baseline" => Ok(Box::new(Baseline)),
         "zero" => Ok(Box::new(Zero)),
         "superblock" => Ok(Box::new(Superblock)),
+        "idle" => Ok(Box::new(Idle::new(cfg))),
+        "pgc-none" => Ok(Box::new(Pgc::new(cfg, Features::default()))),
+        "pgc-merge" => Ok(Box::new(Pgc::new(
+            cfg,
+            Features {
+                merge: true,
+                ..Features::default()
+            },
+        ))),
+        "pgc-pipeline" => Ok(Box::new(Pgc::new(
+            cfg,
+            Features {
+                pipeline: true,
+                ..Features::default()
+            },
+        ))),
+        "pgc" => Ok(Box::new(Pgc::new(
+            cfg,
+            Features {
+                merge: true,
+                pipeline: true,
+                ..Features::default()
+            },
+        ))),
+        "pgc-se" => Ok(Box::new(Pgc::new(
+            cfg,
+            Features {
+                merge: true,
+                pipeline: true,
+                suspend: Suspend::Erase,
+            },
+        ))),
+        "fpgc" => Ok(Box::new(Pgc::new(
+            cfg,
+            Features {
+                merge: true,
+                pipeline: true,
+                suspend: Suspend::All,
+            },
+        ))),
         "pagc-blind" => Ok(Box::new(Pagc::new(Join::Blind, cfg))),
         "pagc-threshold" => Ok(Box::new(Pagc::new(Join::Threshold, cfg))),
         "pagc-cache" => Ok(Box::new(Pagc::new(Join::Cache, cfg))),

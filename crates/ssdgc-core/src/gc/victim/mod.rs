@@ -21,6 +21,7 @@
 //! | `fifo` | [`fifo`] | oldest full block | O(1) |
 //! | `cost-benefit` | [`cost_benefit`] | max `(1 − u)·age / (2u)` | O(n) scan |
 //! | `cat` | [`cat`] | min `u/(1 − u)·(erases + 1)/(age + 1)` | O(n) scan |
+//! | `wear-aware` | [`wear_aware`] | fewest valid among blocks with erases ≤ mean + 1 | O(n) scan |
 //!
 //! Notifications (`on_full`, `on_invalidate`) are O(1) for every policy and nothing allocates after
 //! construction. A new policy is a new module implementing [`VictimPolicy`], a [`VictimKind`]
@@ -73,6 +74,7 @@ pub mod greedy;
 pub mod random;
 pub mod random_plus;
 pub mod rga;
+pub mod wear_aware;
 
 #[cfg(test)]
 mod tests;
@@ -84,6 +86,7 @@ pub use greedy::Greedy;
 pub use random::Random;
 pub use random_plus::RandomPlus;
 pub use rga::Rga;
+pub use wear_aware::WearAware;
 
 /// The number of choices of a bare `rga` (no `:D`).
 pub const RGA_DEFAULT_D: u32 = 8;
@@ -108,6 +111,8 @@ pub enum VictimKind {
     CostBenefit,
     /// Cost-Age-Times ([`Cat`]).
     Cat,
+    /// Greedy among blocks no more worn than the average ([`WearAware`]).
+    WearAware,
 }
 
 /// `(name, one-line description)` of every victim policy, for `ssdgc list victims`.
@@ -130,6 +135,11 @@ pub fn list() -> &'static [(&'static str, &'static str)] {
             "cat",
             "Cost-Age-Times: minimise u/(1-u)*(erases+1)/(age+1) (Chiang, Lee & Chang 1999); O(n) scan",
         ),
+        (
+            "wear-aware",
+            "fewest valid pages among blocks erased at most the plane's mean + 1 times, else greedy \
+             (wear-aware GC of the preemptible-GC paper, §V); O(n) scan",
+        ),
     ]
 }
 
@@ -144,6 +154,7 @@ impl VictimKind {
             VictimKind::Fifo => "fifo".to_string(),
             VictimKind::CostBenefit => "cost-benefit".to_string(),
             VictimKind::Cat => "cat".to_string(),
+            VictimKind::WearAware => "wear-aware".to_string(),
         }
     }
 
@@ -159,6 +170,7 @@ impl VictimKind {
                 Box::new(CostBenefit::new(blocks_per_plane, pages_per_block))
             }
             VictimKind::Cat => Box::new(Cat::new(blocks_per_plane, pages_per_block)),
+            VictimKind::WearAware => Box::new(WearAware::new(blocks_per_plane)),
         }
     }
 }
@@ -173,7 +185,7 @@ impl std::str::FromStr for VictimKind {
     type Err = String;
 
     /// Parses `greedy`, `rga:D` (`D >= 1`; bare `rga` means `rga:8`), `random`, `random+`, `fifo`,
-    /// `cost-benefit`, `cat`. Names are case-insensitive and surrounding whitespace is ignored.
+    /// `cost-benefit`, `cat`, `wear-aware`. Names are case-insensitive and surrounding whitespace is ignored.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let t = s.trim().to_ascii_lowercase();
         let kind = match t.as_str() {
@@ -184,6 +196,7 @@ impl std::str::FromStr for VictimKind {
             "fifo" => VictimKind::Fifo,
             "cost-benefit" => VictimKind::CostBenefit,
             "cat" => VictimKind::Cat,
+            "wear-aware" => VictimKind::WearAware,
             _ => {
                 if let Some(d) = t.strip_prefix("rga:") {
                     return match d.trim().parse::<u32>() {

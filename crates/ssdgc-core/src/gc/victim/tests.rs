@@ -207,6 +207,22 @@ fn check_pick(kind: VictimKind, plane: &mut RefPlane, got: Option<u32>) {
                 "cost-benefit: {s} < max {best}"
             );
         }
+        VictimKind::WearAware => {
+            let ok = |c: u32| {
+                super::wear_aware::within_mean(plane.erase_count[c as usize], &plane.erase_count)
+            };
+            let pool: Vec<u32> = if cands.iter().any(|&c| ok(c)) {
+                cands.iter().copied().filter(|&c| ok(c)).collect()
+            } else {
+                cands.clone()
+            };
+            assert!(pool.contains(&b), "wear-aware: picked a worn block {b}");
+            let best = pool.iter().map(|&c| plane.valid[c as usize]).min().unwrap();
+            assert_eq!(
+                v, best,
+                "wear-aware: not the fewest valid among the eligible"
+            );
+        }
         VictimKind::Cat => {
             let best = cands
                 .iter()
@@ -232,6 +248,7 @@ fn all_kinds() -> Vec<VictimKind> {
         VictimKind::Fifo,
         VictimKind::CostBenefit,
         VictimKind::Cat,
+        VictimKind::WearAware,
     ]
 }
 
@@ -466,4 +483,23 @@ fn rga_with_more_choices_picks_emptier_blocks() {
     assert!((m1 - 31.5).abs() < 2.0, "{m1}");
     assert!((m2 - 21.0).abs() < 2.0, "{m2}");
     assert!(m8 < 9.0, "{m8}");
+}
+
+#[test]
+fn wear_aware_skips_worn_blocks_and_falls_back() {
+    let valid = [1u16, 3, 2];
+    let wear = [9u32, 0, 0];
+    let last = [0u64; 3];
+    let v = view(&valid, &wear, &last, 0, 4);
+    let mut p = VictimKind::WearAware.build(3, 4);
+    for b in 0..3 {
+        p.on_full(b, &v);
+    }
+    let mut rng = rng_for(1, 1);
+    // Block 0 has the fewest valid pages but is worn far above the mean (3): skipped.
+    assert_eq!(p.pick(&v, &mut rng), Some(2));
+    assert_eq!(p.pick(&v, &mut rng), Some(1));
+    // Only the worn block is left: greedy fallback.
+    assert_eq!(p.pick(&v, &mut rng), Some(0));
+    assert_eq!(p.pick(&v, &mut rng), None);
 }

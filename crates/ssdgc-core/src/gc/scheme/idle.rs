@@ -1,0 +1,217 @@
+//! Idle-time GC — the "idle-based" baseline of the preemptible-GC paper: Lee et al., "Preemptible I/O
+//! Scheduling of Garbage Collection for Solid State Drives", IEEE TCAD 32(2), 2013
+//! (`preemptible-gc.txt`), §V and Fig. 15.
+//!
+//! GC runs in the background only while the device queue is empty (no host request admitted and
+//! outstanding on any die): a plane whose free-block share is below a *background* level
+//! (`gc.idle_threshold`, default twice `gc.threshold`) collects, one job at a time, one operation at
+//! a time, so a request arriving in the middle is served before the job's next operation (the job
+//! is suspended between page moves, never inside one). When idle time is too short and a plane
+//! still reaches the normal threshold, a write to it collects on demand first, holding the die, as
+//! the baseline does.
+//!
+//! A victim that turns out to hold only valid pages gains nothing; after one such job the die starts
+//! no more idle jobs until it serves a host write, so idle GC always ends.
+//!
+//! When not to use it: for sustained workloads with no idle time (it degenerates to the baseline),
+//! or to study GC that competes with host I/O while requests are queued.
+
+use super::{Action, DieContext, GcScheme, SchemeStats};
+use crate::config::Config;
+
+/// GC in device idle time, preemptible between operations, plus on-demand GC at the threshold.
+#[derive(Clone, Debug)]
+pub struct Idle {
+    /// Free-page share below which a plane collects in idle time.
+    background: f64,
+    pages_per_block: u32,
+    /// Per die: the last idle job gained no free page; no more until a host write.
+    quiet: Vec<bool>,
+    stats: SchemeStats,
+}
+
+impl Idle {
+    /// An idle-time scheme for the drive of `cfg`.
+    pub fn new(cfg: &Config) -> Self {
+        Idle {
+            background: cfg.idle_threshold(),
+            pages_per_block: cfg.geometry.pages_per_block,
+            quiet: Vec::new(),
+            stats: SchemeStats::default(),
+        }
+    }
+}
+
+impl GcScheme for Idle {
+    fn next(&mut self, cx: &mut DieContext<'_>) -> Action {
+        let die = cx.die as usize;
+        if self.quiet.len() <= die {
+            self.quiet.resize(die + 1, false);
+        }
+        if let Some(&head) = cx.queue().front() {
+            if head.write && cx.ftl().needs_gc(head.plane) {
+                if !cx.jobs().is_empty() {
+                    return Action::GcJob(0);
+                }
+                if let Some(j) = cx.start_job(head.plane) {
+                    return Action::GcJob(j);
+                }
+            }
+            if head.write {
+                self.quiet[die] = false;
+            }
+            if !cx.jobs().is_empty() {
+                self.stats.preemptions += 1;
+            }
+            return Action::Host(0);
+        }
+        if !cx.device_idle {
+            return Action::Idle;
+        }
+        if !cx.jobs().is_empty() {
+            return Action::Gc(0);
+        }
+        if self.quiet[die] {
+            return Action::Idle;
+        }
+        // The plane with the least free space below the background level first.
+        let mut planes: Vec<(u64, u32)> = cx
+            .planes()
+            .filter(|&p| cx.ftl().needs_gc(p) || cx.ftl().free_share(p) < self.background)
+            .map(|p| (cx.ftl().free_pages(p), p))
+            .collect();
+        planes.sort_unstable();
+        for (_, p) in planes {
+            if let Some(j) = cx.start_job(p) {
+                self.stats.idle_jobs += 1;
+                if cx.jobs()[j].valid_at_pick >= self.pages_per_block {
+                    self.quiet[die] = true;
+                }
+                return Action::Gc(j);
+            }
+        }
+        Action::Idle
+    }
+
+    fn stats(&self) -> SchemeStats {
+        self.stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use super::*;
+    use crate::flash::Geometry;
+    use crate::ftl::Ftl;
+    use crate::gc::scheme::QueuedTxn;
+    use crate::gc::GcJob;
+    use crate::rng::rng_for;
+    use crate::ConfigBuilder;
+
+    /// One die of two planes, 32 blocks of 8 pages; threshold 7 blocks, background level 40 %.
+    fn drive() -> (Config, Ftl) {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        for s in [
+            "geometry.channels=1",
+            "geometry.chips_per_channel=1",
+            "geometry.dies_per_chip=1",
+            "geometry.blocks_per_plane=32",
+            "geometry.pages_per_block=8",
+            "geometry.overprovision=0.5",
+            "gc.threshold=0.2",
+        ] {
+            b.set(s).unwrap();
+        }
+        let cfg = b.build().unwrap();
+        let ftl = Ftl::new(&cfg, &Geometry::new(&cfg)).unwrap();
+        (cfg, ftl)
+    }
+
+    fn fill_plane0(ftl: &mut Ftl, free: u32) {
+        let lpns: Vec<u32> = (0..ftl.geometry().logical_pages)
+            .filter(|&l| ftl.plane_of(l) == 0)
+            .collect();
+        let mut i = 0;
+        while ftl.free_blocks(0) > free {
+            ftl.host_write(lpns[i % lpns.len()]).unwrap();
+            i += 1;
+        }
+    }
+
+    fn decide(
+        s: &mut Idle,
+        ftl: &mut Ftl,
+        queue: &[QueuedTxn],
+        jobs: &mut Vec<GcJob>,
+        device_idle: bool,
+    ) -> Action {
+        let mut rng = rng_for(1, 1);
+        let q: VecDeque<QueuedTxn> = queue.iter().copied().collect();
+        let mut error = None;
+        let mut cx = DieContext {
+            now: 0,
+            die: 0,
+            device_idle,
+            ftl,
+            rng: &mut rng,
+            queue: &q,
+            jobs,
+            error: &mut error,
+        };
+        s.next(&mut cx)
+    }
+
+    const W0: QueuedTxn = QueuedTxn {
+        plane: 0,
+        write: true,
+        lpn: 0,
+    };
+
+    #[test]
+    fn collects_only_when_the_device_is_idle_and_yields_to_host_work() {
+        let (cfg, mut ftl) = drive();
+        // Above the threshold (7 blocks) but below the background level.
+        fill_plane0(&mut ftl, 10);
+        let mut s = Idle::new(&cfg);
+        let mut jobs = Vec::new();
+        // Another die still has work: no GC.
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[], &mut jobs, false),
+            Action::Idle
+        );
+        assert!(jobs.is_empty());
+        // The device is idle: one operation of a new job.
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[], &mut jobs, true),
+            Action::Gc(0)
+        );
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(s.stats.idle_jobs, 1);
+        // A request arrives: it goes first, the job waits.
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[W0], &mut jobs, false),
+            Action::Host(0)
+        );
+        assert_eq!(s.stats.preemptions, 1);
+        // Busy device, job pending, nothing queued here: wait.
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[], &mut jobs, false),
+            Action::Idle
+        );
+    }
+
+    #[test]
+    fn a_write_below_the_threshold_collects_on_demand() {
+        let (cfg, mut ftl) = drive();
+        fill_plane0(&mut ftl, 5);
+        let mut s = Idle::new(&cfg);
+        let mut jobs = Vec::new();
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[W0], &mut jobs, false),
+            Action::GcJob(0)
+        );
+        assert_eq!(s.stats.idle_jobs, 0);
+    }
+}

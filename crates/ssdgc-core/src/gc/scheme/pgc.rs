@@ -1,0 +1,395 @@
+//! Semi-preemptible GC with soft and hard thresholds (`pgc-none`, `pgc-merge`, `pgc-pipeline`,
+//! `pgc`): Lee, Kim, Shipman, Oral, Kim,
+//! "Preemptible I/O Scheduling of Garbage Collection for Solid State Drives", IEEE TCAD 32(2), 2013
+//! (`preemptible-gc.txt`), §III-A (preemption point B), §III-B (merging), §III-C (pipelining) and
+//! §III-D (states S0–S3).
+//!
+//! A GC job is the same sequence of page moves and an erase as the baseline's, but the die is not
+//! held: the job runs one operation at a time ([`Action::Gc`]) and, between two operations
+//! (preemption point B, §III-A), a pending host transaction of the die is served first. An operation
+//! in progress is never interrupted (that is F-PGC's suspend/resume, §IV).
+//!
+//! Each plane is in one of the states of Fig. 7, by its free blocks `N_free`:
+//!
+//! - **S0** `N_free ≥ T_soft`: no GC;
+//! - **S1** `T_hard ≤ N_free < T_soft`: GC runs (it starts even while host work is queued, and
+//!   continues whenever the die has nothing else to do); every request preempts it;
+//! - **S2** `N_free < T_hard`: only requests that consume no free block preempt — reads, and writes
+//!   to planes of the die that are not in S2 themselves;
+//! - **S3** a write waits for a plane in S2: the current job runs to its erase with nothing
+//!   preempting, then that write is served (once), and the plane returns to S1 or S2.
+//!
+//! `T_soft` is `gc.soft_threshold` (default `gc.threshold`, the conventional trigger — the paper
+//! uses 5 %, Table VI) and `T_hard` is `gc.hard_threshold` (default half of `T_soft`; the paper
+//! studies 20 % and 80 % of `T_soft`, Fig. 13–14); both are shares of a plane's blocks, at least two
+//! blocks. Since writes to a plane below `T_hard` wait for GC, and every job gains the victim's
+//! invalid pages, the plane never runs out of free blocks.
+//!
+//! Variants (one [`Features`] each):
+//!
+//! - `pgc-none`: preemption point B only;
+//! - `pgc-merge` (§III-B): a preempting read of a page the job still has to move is *merged*: that
+//!   page moves next, out of order, and the read takes its data from the move's page register with
+//!   no flash read of its own ([`Action::Merge`]); a host write to such a page cancels its move (the
+//!   mechanism skips invalid pages; `pgc.cancelled_moves` counts them under every scheme);
+//! - `pgc-pipeline` (§III-C): consecutive page moves of a die overlap through the cache register:
+//!   a move that starts the instant the die's previous move ended costs
+//!   `2·t_cmd + max(t_R, t_PROG)` instead of `2·t_cmd + t_R + t_PROG` with copyback (without
+//!   copyback its read shrinks to `max(0, t_R − t_PROG)` the same way);
+//! - `pgc`: merging and pipelining;
+//! - `pgc-se` (§IV, "PGC+SE"): `pgc`, and a request that may preempt suspends an *erase* in progress;
+//! - `fpgc` (§IV, F-PGC): `pgc`, and a request that may preempt suspends any GC operation in
+//!   progress — an erase, or a page move in its read or program.
+//!
+//! Suspension (§IV-A) costs `timing.suspend` (T_suspend, default 20 µs) of die time; the host work
+//! queued on the die is then served, and the operation resumes with its remaining time when the
+//! die has no host work the state lets in. One operation per die is suspended at a time (the paper
+//! allows one per plane, §IV-B: with one job per die this is the same), an operation is suspended
+//! at most [`crate::sim::MAX_SUSPENDS`] times, and one within `T_suspend` of its end is not. In S1
+//! a request then waits at most `T_suspend` plus one page read or write of its own: Table V's
+//! F-PGC bound, against PGC's `T_er + max(U(e_r), U(e_w))`.
+//!
+//! Preemption point A (§III-A) comes with pipelining: a write that may preempt, arriving while a page
+//! move is still reading, stops the move after its read; the page waits in the register while host
+//! work runs, and the move's program (`cmd + t_PROG`) follows ([`Interrupt::AfterRead`]). Without
+//! pipelining a request waits for the move in progress (point B only).
+//!
+//! A die runs at most one job at a time. The die's state (its worst plane's) is sampled at each of
+//! its scheduling decisions and its time is reported per state (`pgc.state_time_s`).
+//!
+//! When not to use it: to model a drive whose GC cannot be interrupted (use `baseline`), or a flash
+//! part without suspend commands (use `pgc` rather than `pgc-se` / `fpgc`).
+
+use super::{Action, DieContext, GcScheme, Interrupt, SchemeStats};
+use crate::config::Config;
+use crate::units::SimTime;
+
+/// What a PGC variant adds to semi-preemptible GC.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// Merging (§III-B): a preempting read of a page the job still has to move is served from the
+    /// move's page register ([`Action::Merge`]), that page moving first.
+    pub merge: bool,
+    /// Pipelining (§III-C): back-to-back moves overlap through the cache register.
+    pub pipeline: bool,
+    /// Which flash operations in progress a preempting request suspends (§IV).
+    pub suspend: Suspend,
+}
+
+/// Suspension of GC operations in progress (F-PGC, §IV).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Suspend {
+    /// None: a request waits for the operation in progress (PGC).
+    #[default]
+    Nothing,
+    /// Erases only (PGC+SE).
+    Erase,
+    /// Erases and page moves — their read and program (F-PGC).
+    All,
+}
+
+/// Semi-preemptible GC with states S0–S3.
+#[derive(Clone, Debug)]
+pub struct Pgc {
+    features: Features,
+    soft: u32,
+    hard: u32,
+    pages_per_block: u32,
+    dies: Vec<DieState>,
+    stats: SchemeStats,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct DieState {
+    /// When the die's state was last sampled, and that state.
+    since: SimTime,
+    state: u8,
+    /// After an S3 hold: the plane whose waiting write goes next.
+    owed: Option<u32>,
+    /// The last job started with no host work queued gained nothing: start no more until a write.
+    quiet: bool,
+}
+
+impl Pgc {
+    /// A semi-preemptible scheme for the drive of `cfg`.
+    pub fn new(cfg: &Config, features: Features) -> Self {
+        let (soft, hard) = cfg.pgc_threshold_blocks();
+        Pgc {
+            features,
+            soft,
+            hard,
+            pages_per_block: cfg.geometry.pages_per_block,
+            dies: Vec::new(),
+            stats: SchemeStats::default(),
+        }
+    }
+
+    /// The state (0, 1 or 2) of `plane` by its free blocks.
+    fn plane_state(&self, cx: &DieContext<'_>, plane: u32) -> u8 {
+        let f = cx.ftl().free_blocks(plane);
+        if f >= self.soft {
+            0
+        } else if f >= self.hard {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// The first queued transaction allowed to run before GC: reads, and writes to planes not in S2.
+    fn first_preempting(&self, cx: &DieContext<'_>) -> Option<usize> {
+        cx.queue()
+            .iter()
+            .position(|t| !t.write || self.plane_state(cx, t.plane) < 2)
+    }
+
+    /// Decides with job `j` in progress.
+    fn with_job(&mut self, cx: &mut DieContext<'_>, j: usize) -> (Action, u8) {
+        let p = cx.jobs()[j].plane;
+        if self.plane_state(cx, p) == 2 && cx.queue().iter().any(|t| t.write && t.plane == p) {
+            // S3: finish this job with nothing preempting, then serve the write.
+            self.stats.s3_holds += 1;
+            self.dies[cx.die as usize].owed = Some(p);
+            return (Action::GcJob(j), 3);
+        }
+        if let Some(i) = self.first_preempting(cx) {
+            self.stats.preemptions += 1;
+            if cx.queue()[i].write {
+                self.dies[cx.die as usize].quiet = false;
+            }
+            if self.features.merge && cx.can_merge(i, j) {
+                return (Action::Merge { txn: i, job: j }, self.die_state(cx));
+            }
+            return (Action::Host(i), self.die_state(cx));
+        }
+        (Action::Gc(j), self.die_state(cx))
+    }
+
+    fn die_state(&self, cx: &DieContext<'_>) -> u8 {
+        cx.planes()
+            .map(|p| self.plane_state(cx, p))
+            .max()
+            .unwrap_or(0)
+    }
+
+    fn decide(&mut self, cx: &mut DieContext<'_>) -> (Action, u8) {
+        let die = cx.die as usize;
+        if !cx.jobs().is_empty() {
+            return self.with_job(cx, 0);
+        }
+        if let Some(p) = self.dies[die].owed.take() {
+            if cx.ftl().free_blocks(p) >= 2 {
+                if let Some(i) = cx.queue().iter().position(|t| t.write && t.plane == p) {
+                    self.dies[die].quiet = false;
+                    return (Action::Host(i), self.die_state(cx));
+                }
+            }
+        }
+        if !(cx.queue().is_empty() && self.dies[die].quiet) {
+            let mut below: Vec<(u32, u32)> = cx
+                .planes()
+                .filter(|&p| self.plane_state(cx, p) > 0)
+                .map(|p| (cx.ftl().free_blocks(p), p))
+                .collect();
+            below.sort_unstable();
+            for (_, p) in below {
+                if let Some(j) = cx.start_job(p) {
+                    if cx.queue().is_empty() && cx.jobs()[j].valid_at_pick >= self.pages_per_block {
+                        self.dies[die].quiet = true;
+                    }
+                    return self.with_job(cx, j);
+                }
+            }
+        }
+        match cx.queue().front() {
+            Some(t) => {
+                if t.write {
+                    self.dies[die].quiet = false;
+                }
+                (Action::Host(0), self.die_state(cx))
+            }
+            None => (Action::Idle, self.die_state(cx)),
+        }
+    }
+}
+
+impl GcScheme for Pgc {
+    fn next(&mut self, cx: &mut DieContext<'_>) -> Action {
+        let die = cx.die as usize;
+        if self.dies.len() <= die {
+            self.dies.resize(die + 1, DieState::default());
+        }
+        let d = self.dies[die];
+        self.stats.state_time[d.state as usize] += cx.now.saturating_sub(d.since);
+        let (action, state) = self.decide(cx);
+        let d = &mut self.dies[die];
+        d.since = cx.now;
+        d.state = state;
+        action
+    }
+
+    fn pipelined(&self) -> bool {
+        self.features.pipeline
+    }
+
+    fn interrupts(&mut self, cx: &DieContext<'_>, op: &crate::gc::GcOp) -> Option<Interrupt> {
+        self.first_preempting(cx)?;
+        let suspend = match self.features.suspend {
+            Suspend::Nothing => false,
+            Suspend::Erase => op.is_erase(),
+            Suspend::All => true,
+        };
+        if suspend {
+            return Some(Interrupt::Suspend);
+        }
+        // Point A: only for a write, only with pipelining (the cache register holds the GC page).
+        let write_waits = cx
+            .queue()
+            .iter()
+            .any(|t| t.write && self.plane_state(cx, t.plane) < 2);
+        (self.features.pipeline && write_waits && !op.is_erase()).then_some(Interrupt::AfterRead)
+    }
+
+    fn stats(&self) -> SchemeStats {
+        self.stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use super::*;
+    use crate::flash::Geometry;
+    use crate::ftl::Ftl;
+    use crate::gc::scheme::QueuedTxn;
+    use crate::rng::rng_for;
+    use crate::ConfigBuilder;
+
+    /// One die of two planes, 32 blocks of 8 pages each; T_soft 7 blocks, T_hard 4.
+    fn drive() -> (Config, Ftl) {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        for s in [
+            "geometry.channels=1",
+            "geometry.chips_per_channel=1",
+            "geometry.dies_per_chip=1",
+            "geometry.blocks_per_plane=32",
+            "geometry.pages_per_block=8",
+            "geometry.overprovision=0.5",
+            "gc.threshold=0.2",
+            "gc.hard_threshold=0.1",
+        ] {
+            b.set(s).unwrap();
+        }
+        let cfg = b.build().unwrap();
+        let ftl = Ftl::new(&cfg, &Geometry::new(&cfg)).unwrap();
+        (cfg, ftl)
+    }
+
+    /// Overwrites plane 0's logical pages until it has `free` free blocks.
+    fn fill_plane0(ftl: &mut Ftl, free: u32) {
+        let lpns: Vec<u32> = (0..ftl.geometry().logical_pages)
+            .filter(|&l| ftl.plane_of(l) == 0)
+            .collect();
+        let mut i = 0;
+        while ftl.free_blocks(0) > free {
+            ftl.host_write(lpns[i % lpns.len()]).unwrap();
+            i += 1;
+        }
+    }
+
+    fn decide(s: &mut Pgc, ftl: &mut Ftl, queue: &[QueuedTxn], jobs: &mut Vec<GcJob>) -> Action {
+        let mut rng = rng_for(1, 1);
+        let q: VecDeque<QueuedTxn> = queue.iter().copied().collect();
+        let mut error = None;
+        let mut cx = DieContext {
+            now: 0,
+            die: 0,
+            device_idle: false,
+            ftl,
+            rng: &mut rng,
+            queue: &q,
+            jobs,
+            error: &mut error,
+        };
+        s.next(&mut cx)
+    }
+
+    use crate::gc::GcJob;
+
+    const W0: QueuedTxn = QueuedTxn {
+        plane: 0,
+        write: true,
+        lpn: 0,
+    };
+    const R0: QueuedTxn = QueuedTxn {
+        plane: 0,
+        write: false,
+        lpn: 0,
+    };
+    const W1: QueuedTxn = QueuedTxn {
+        plane: 1,
+        write: true,
+        lpn: 1,
+    };
+
+    #[test]
+    fn thresholds_resolve_to_blocks() {
+        let (cfg, _) = drive();
+        assert_eq!(cfg.pgc_threshold_blocks(), (7, 4));
+    }
+
+    #[test]
+    fn s0_serves_host_and_starts_no_gc() {
+        let (cfg, mut ftl) = drive();
+        let mut s = Pgc::new(&cfg, Features::default());
+        let mut jobs = Vec::new();
+        assert_eq!(decide(&mut s, &mut ftl, &[W0], &mut jobs), Action::Host(0));
+        assert_eq!(decide(&mut s, &mut ftl, &[], &mut jobs), Action::Idle);
+        assert!(jobs.is_empty());
+    }
+
+    #[test]
+    fn s1_gc_starts_and_every_request_preempts_it() {
+        let (cfg, mut ftl) = drive();
+        fill_plane0(&mut ftl, 5);
+        let mut s = Pgc::new(&cfg, Features::default());
+        let mut jobs = Vec::new();
+        // A write preempts the job it starts (point B comes before its first move).
+        assert_eq!(decide(&mut s, &mut ftl, &[W0], &mut jobs), Action::Host(0));
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(decide(&mut s, &mut ftl, &[R0], &mut jobs), Action::Host(0));
+        // Nothing queued: the job runs one operation, not the whole job.
+        assert_eq!(decide(&mut s, &mut ftl, &[], &mut jobs), Action::Gc(0));
+        assert_eq!(s.stats.preemptions, 2);
+        assert_eq!(s.stats.s3_holds, 0);
+    }
+
+    #[test]
+    fn s2_only_reads_and_other_planes_preempt_and_a_waiting_write_holds() {
+        let (cfg, mut ftl) = drive();
+        fill_plane0(&mut ftl, 3);
+        let mut s = Pgc::new(&cfg, Features::default());
+        let mut jobs = Vec::new();
+        // Reads of the S2 plane and writes to a plane in S0 preempt; the queue order is kept among them.
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[R0, W1], &mut jobs),
+            Action::Host(0)
+        );
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(decide(&mut s, &mut ftl, &[W1], &mut jobs), Action::Host(0));
+        // A write to the S2 plane does not preempt: S3, the job runs to its erase.
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[W0, R0], &mut jobs),
+            Action::GcJob(0)
+        );
+        assert_eq!(s.stats.s3_holds, 1);
+        // The job is done: the waiting write goes next, ahead of a new job.
+        jobs.clear();
+        assert_eq!(
+            decide(&mut s, &mut ftl, &[R0, W0], &mut jobs),
+            Action::Host(1)
+        );
+        assert!(jobs.is_empty());
+    }
+}

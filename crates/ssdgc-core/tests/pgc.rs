@@ -1,0 +1,212 @@
+//! Idle-time and preemptible GC through the whole simulator, with invariant checking: free blocks
+//! never run out under a write burst, the states S0–S3 are entered as the thresholds say, host writes
+//! cancel pending moves without losing a page, and idle-time GC runs only in idle time.
+
+use ssdgc_core::flash::Geometry;
+use ssdgc_core::host::Workload;
+use ssdgc_core::{ConfigBuilder, Report, RunOptions, Simulator};
+
+fn run(scheme: &str, sets: &[&str], spec: &str, seed: u64) -> Report {
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    b.set(&format!("gc.scheme=\"{scheme}\"")).unwrap();
+    for s in sets {
+        b.set(s).unwrap();
+    }
+    let cfg = b.build().unwrap();
+    let geo = Geometry::new(&cfg);
+    let wl = Workload::synthetic(spec, geo.logical_bytes(), seed).unwrap();
+    let mut opts = RunOptions::from_config(&cfg, seed).unwrap();
+    opts.check = true;
+    opts.check_every = 5_000;
+    Simulator::new(&cfg, wl, opts)
+        .unwrap()
+        .run()
+        .unwrap_or_else(|e| panic!("{scheme}: {e}"))
+}
+
+/// A write-only burst far beyond what GC can keep up with: the plane falls to the hard threshold,
+/// writes stop preempting (S2), waiting writes make jobs finish first (S3), and the drive never runs
+/// out of free blocks (the run would fail with an FTL error).
+#[test]
+fn write_burst_never_exhausts_free_blocks() {
+    for hard in ["0.0", "0.01"] {
+        let r = run(
+            "pgc-none",
+            &[
+                "gc.soft_threshold=0.06",
+                &format!("gc.hard_threshold={hard}"),
+            ],
+            "count=30000,size=16KiB,interarrival=exp:50us,read=0.0",
+            5,
+        );
+        let t = &r.pgc.state_time_s;
+        assert_eq!(r.requests.total, 30_000);
+        assert!(t.s1 > 0.0, "{t:?}");
+        assert!(
+            t.s2 + t.s3 > 0.0,
+            "the burst never reached the hard threshold: {t:?}"
+        );
+        assert!(r.pgc.s3_holds > 0);
+        assert!(r.pgc.preemptions > 0);
+    }
+}
+
+/// A light load: GC starts below the soft threshold and every request preempts it, so the plane
+/// never falls to the hard threshold.
+#[test]
+fn light_load_stays_in_s0_and_s1() {
+    let r = run(
+        "pgc-none",
+        &[],
+        "count=20000,size=4KiB,interarrival=exp:2ms,read=0.3",
+        2,
+    );
+    let t = &r.pgc.state_time_s;
+    assert!(t.s1 > 0.0, "{t:?}");
+    assert_eq!(t.s2, 0.0, "{t:?}");
+    assert_eq!(t.s3, 0.0, "{t:?}");
+    assert_eq!(r.pgc.s3_holds, 0);
+    assert!(r.pgc.preemptions > 0);
+}
+
+/// Preemption cuts the response time of the baseline's GC on the same load, and moves no more pages.
+#[test]
+fn preemptible_gc_beats_the_baseline() {
+    let spec = "count=20000,size=exp:16KiB,interarrival=exp:4ms,seq=0.4,read=0.4";
+    let base = run("baseline", &[], spec, 9);
+    let pgc = run("pgc-none", &[], spec, 9);
+    assert!(pgc.latency_us.all.mean < base.latency_us.all.mean);
+    assert!(pgc.latency_us.all.max < base.latency_us.all.max);
+    assert_eq!(base.pgc.preemptions, 0);
+    assert_eq!(base.pgc.state_time_s.s1, 0.0);
+}
+
+/// Writes to pages of victims being collected cancel their moves; `--check` verifies after the
+/// run that every logical page is mapped exactly once.
+#[test]
+fn cancelled_moves_lose_no_page() {
+    let r = run(
+        "pgc-none",
+        &[],
+        "count=20000,size=4KiB,interarrival=exp:300us,read=0.2,seq=0.0",
+        3,
+    );
+    assert!(r.pgc.cancelled_moves > 0);
+}
+
+/// Idle-time GC collects between bursts of requests and is preempted by the next one; on a load
+/// with no idle time left it starts no idle job.
+#[test]
+fn idle_gc_runs_in_idle_time() {
+    let r = run(
+        "idle",
+        &[],
+        "count=20000,size=8KiB,interarrival=exp:5ms,read=0.3",
+        4,
+    );
+    assert!(r.pgc.idle_jobs > 0);
+    assert_eq!(r.pgc.state_time_s.s1, 0.0);
+    let base = run(
+        "baseline",
+        &[],
+        "count=20000,size=8KiB,interarrival=exp:5ms,read=0.3",
+        4,
+    );
+    assert!(r.latency_us.write.mean < base.latency_us.write.mean);
+}
+
+#[test]
+fn wear_aware_victims_narrow_the_erase_spread() {
+    let spec = "count=20000,size=4KiB,interarrival=exp:1ms,read=0.2";
+    let greedy = run("baseline", &[], spec, 6);
+    let aware = run("baseline", &["gc.victim=\"wear-aware\""], spec, 6);
+    assert_eq!(aware.victim, "wear-aware");
+    assert!(aware.wear.erase_max <= greedy.wear.erase_max);
+}
+
+/// Every preemptible variant survives the write burst, and merging and pipelining do what they say:
+/// merged reads under `pgc-merge` and `pgc`, less GC die time with pipelining.
+#[test]
+fn every_variant_survives_a_burst_and_its_features_show() {
+    let spec = "count=20000,size=exp:16KiB,interarrival=exp:1ms,seq=0.4,read=0.5";
+    let runs: Vec<(&str, Report)> = [
+        "pgc-none",
+        "pgc-merge",
+        "pgc-pipeline",
+        "pgc",
+        "pgc-se",
+        "fpgc",
+    ]
+    .into_iter()
+    .map(|g| (g, run(g, &[], spec, 8)))
+    .collect();
+    for (g, r) in &runs {
+        assert_eq!(r.requests.total, 20_000, "{g}");
+        let merges = g.ends_with("merge") || *g == "pgc";
+        if !g.ends_with("se") && *g != "fpgc" {
+            assert_eq!(r.pgc.merged_reads > 0, merges, "{g}: {:?}", r.pgc);
+        }
+        let suspends = g.ends_with("se") || *g == "fpgc";
+        assert_eq!(r.pgc.suspensions > 0, suspends, "{g}: {:?}", r.pgc);
+        assert!(r.pgc.s3_holds > 0, "{g}: the burst should reach S3");
+        // Point A comes with pipelining; F-PGC suspends moves instead.
+        let point_a = g.ends_with("pipeline") || *g == "pgc" || *g == "pgc-se";
+        assert_eq!(r.pgc.point_a > 0, point_a, "{g}: {:?}", r.pgc);
+    }
+    let gc_time = |name: &str| {
+        runs.iter()
+            .find(|(g, _)| *g == name)
+            .map(|(_, r)| r.gc.total_time_us)
+            .unwrap()
+    };
+    assert!(gc_time("pgc-pipeline") < gc_time("pgc-none"));
+    assert!(gc_time("pgc") < gc_time("pgc-merge"));
+}
+
+/// Table V's worst-case waits in state S1: with GC always running (`T_soft` far above the free
+/// space) and lone single-page requests, a request waits at most for the flash operation in progress
+/// — an erase for PGC, `T_suspend` for F-PGC — and then its own page read or write.
+#[test]
+fn worst_case_response_times_meet_table_v() {
+    let sets = [
+        "geometry.channels=1",
+        "geometry.chips_per_channel=1",
+        "geometry.blocks_per_plane=128",
+        "gc.soft_threshold=0.3",
+        "gc.hard_threshold=0.02",
+    ];
+    let spec = "count=3000,size=4KiB,interarrival=8ms,read=0.5";
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    for s in sets {
+        b.set(s).unwrap();
+    }
+    let cfg = b.build().unwrap();
+    let tm = ssdgc_core::flash::Timing::new(&cfg);
+    let u_r = tm.command + tm.read + tm.transfer;
+    let u_w = tm.command + tm.transfer + tm.program;
+    let us = |ns: u64| ns as f64 / 1e3;
+    let pgc_bound = us(tm.command + tm.erase + u_r.max(u_w));
+    let fpgc_bound = us(tm.suspend + u_r.max(u_w));
+    let mut maxes = Vec::new();
+    for (scheme, bound) in [
+        ("pgc-none", pgc_bound),
+        ("pgc", pgc_bound),
+        ("fpgc", fpgc_bound),
+    ] {
+        let r = run(scheme, &sets, spec, 11);
+        let t = &r.pgc.state_time_s;
+        assert!(t.s1 > 0.0 && t.s2 == 0.0 && t.s3 == 0.0, "{scheme}: {t:?}");
+        let max = r.latency_us.all.max;
+        assert!(
+            max <= bound,
+            "{scheme}: max {max} us above the bound {bound} us"
+        );
+        maxes.push(max);
+        if scheme == "fpgc" {
+            assert!(r.pgc.suspensions > 0);
+        }
+    }
+    // The bounds are reached: PGC's waits include whole erases, F-PGC's do not.
+    assert!(maxes[0] > fpgc_bound, "{maxes:?}");
+    assert!(maxes[2] < maxes[0]);
+}
