@@ -288,18 +288,26 @@ impl Ftl {
         if self.state[gb] == BlockState::Full {
             let plane = gb as u32 / self.geo.blocks_per_plane;
             let local = gb as u32 % self.geo.blocks_per_plane;
-            let r = self.plane_range(plane);
-            let view = PlaneView {
-                valid: &self.valid[r.clone()],
-                erase_count: &self.erase_count[r.clone()],
-                last_modified: &self.last_modified[r],
-                now: self.clock,
-                pages_per_block: self.geo.pages_per_block,
-            };
-            self.planes[plane as usize]
-                .victim
-                .on_invalidate(local, old, &view);
+            self.with_victim_policy(plane, |policy, view| policy.on_invalidate(local, old, view));
         }
+    }
+
+    /// Calls `f` with a plane's victim policy and the view of the plane's blocks it decides on.
+    #[inline]
+    fn with_victim_policy<R>(
+        &mut self,
+        plane: u32,
+        f: impl FnOnce(&mut dyn VictimPolicy, &PlaneView<'_>) -> R,
+    ) -> R {
+        let r = self.plane_range(plane);
+        let view = PlaneView {
+            valid: &self.valid[r.clone()],
+            erase_count: &self.erase_count[r.clone()],
+            last_modified: &self.last_modified[r],
+            now: self.clock,
+            pages_per_block: self.geo.pages_per_block,
+        };
+        f(self.planes[plane as usize].victim.as_mut(), &view)
     }
 
     #[inline]
@@ -365,15 +373,7 @@ impl Ftl {
         self.state[gb] = BlockState::Full;
         let plane = gb as u32 / self.geo.blocks_per_plane;
         let local = gb as u32 % self.geo.blocks_per_plane;
-        let r = self.plane_range(plane);
-        let view = PlaneView {
-            valid: &self.valid[r.clone()],
-            erase_count: &self.erase_count[r.clone()],
-            last_modified: &self.last_modified[r],
-            now: self.clock,
-            pages_per_block: self.geo.pages_per_block,
-        };
-        self.planes[plane as usize].victim.on_full(local, &view);
+        self.with_victim_policy(plane, |policy, view| policy.on_full(local, view));
     }
 
     /// Writes host data for `lpn`: invalidates the old copy, programs a new page at the plane's host
@@ -395,15 +395,7 @@ impl Ftl {
 
     /// Chooses a victim in `plane` (the policy decides) and marks it. Returns the plane-local block.
     pub fn choose_victim(&mut self, plane: u32, rng: &mut SimRng) -> Option<u32> {
-        let r = self.plane_range(plane);
-        let view = PlaneView {
-            valid: &self.valid[r.clone()],
-            erase_count: &self.erase_count[r.clone()],
-            last_modified: &self.last_modified[r],
-            now: self.clock,
-            pages_per_block: self.geo.pages_per_block,
-        };
-        let b = self.planes[plane as usize].victim.pick(&view, rng)?;
+        let b = self.with_victim_policy(plane, |policy, view| policy.pick(view, rng))?;
         let gb = (plane * self.geo.blocks_per_plane + b) as usize;
         assert_eq!(
             self.state[gb],
