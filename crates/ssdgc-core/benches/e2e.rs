@@ -156,7 +156,8 @@ fn child(key: &str) {
     let ticks = clock_ticks();
 
     let (c0, w0) = (cpu_seconds(ticks), Instant::now());
-    let sim = Simulator::new(&cfg, wl, opts).expect("simulator");
+    let mut sim = Simulator::new(&cfg, wl, opts).expect("simulator");
+    sim.precondition(&mut |_| {}).expect("preconditioning");
     let (c1, w1) = (cpu_seconds(ticks), Instant::now());
     let report = sim.run().expect("run");
     let (c2, w2) = (cpu_seconds(ticks), Instant::now());

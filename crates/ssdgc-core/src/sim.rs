@@ -237,11 +237,13 @@ pub struct Simulator {
     ftl_error: Option<FtlError>,
     stats: RunStats,
     opts: RunOptions,
-    precondition_wall: f64,
+    /// Wall time of preconditioning; `None` until it has run.
+    precondition_wall: Option<f64>,
 }
 
 impl Simulator {
-    /// Builds the drive and readies the workload; the drive is preconditioned when the run starts.
+    /// Builds the drive and readies the workload; the drive is preconditioned by
+    /// [`Simulator::precondition`], or when the run starts.
     pub fn new(cfg: &Config, workload: Workload, opts: RunOptions) -> Result<Simulator, SimError> {
         cfg.validate()
             .map_err(|e| SimError::Config(e.to_string()))?;
@@ -301,7 +303,7 @@ impl Simulator {
                 ..RunStats::default()
             },
             opts,
-            precondition_wall: 0.0,
+            precondition_wall: None,
             geo,
         })
     }
@@ -309,6 +311,36 @@ impl Simulator {
     /// The FTL (for tests and inspection).
     pub fn ftl(&self) -> &Ftl {
         &self.ftl
+    }
+
+    /// Preconditions the drive as the options say, once (later calls do nothing), with no simulated
+    /// time; `progress` hears about it every 2^20 page writes.
+    pub fn precondition(&mut self, progress: &mut dyn FnMut(Progress)) -> Result<(), SimError> {
+        if self.precondition_wall.is_some() {
+            return Ok(());
+        }
+        let started = std::time::Instant::now();
+        let mut rng = rng_for(self.opts.seed, 1);
+        precondition::run(
+            &mut self.ftl,
+            self.opts.precondition,
+            &mut rng,
+            &mut |done, total| {
+                progress(Progress {
+                    preconditioning: true,
+                    completed: done,
+                    expected: Some(total),
+                    now: 0,
+                })
+            },
+        )?;
+        self.precondition_wall = Some(started.elapsed().as_secs_f64());
+        if self.opts.check {
+            self.ftl
+                .check()
+                .map_err(|msg| SimError::Invariant { time_ns: 0, msg })?;
+        }
+        Ok(())
     }
 
     /// Runs to the end of the workload and returns the report.
@@ -321,27 +353,7 @@ impl Simulator {
         mut self,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<Report, SimError> {
-        let pre_started = std::time::Instant::now();
-        let mut pre_rng = rng_for(self.opts.seed, 1);
-        precondition::run(
-            &mut self.ftl,
-            self.opts.precondition,
-            &mut pre_rng,
-            &mut |done, total| {
-                progress(Progress {
-                    preconditioning: true,
-                    completed: done,
-                    expected: Some(total),
-                    now: 0,
-                })
-            },
-        )?;
-        self.precondition_wall = pre_started.elapsed().as_secs_f64();
-        if self.opts.check {
-            self.ftl
-                .check()
-                .map_err(|msg| SimError::Invariant { time_ns: 0, msg })?;
-        }
+        self.precondition(progress)?;
         let started = std::time::Instant::now();
         match self.workload.mode {
             ReplayMode::OpenLoop => self.schedule_next_arrival()?,
@@ -392,7 +404,7 @@ impl Simulator {
             expected: self.workload.expected,
             now: self.now,
         });
-        let wall = started.elapsed().as_secs_f64() + self.precondition_wall;
+        let wall = started.elapsed().as_secs_f64() + self.precondition_wall.unwrap_or(0.0);
         Ok(report::build(&report::ReportInput {
             cfg: &self.cfg,
             geo: &self.geo,
