@@ -219,15 +219,12 @@ fn normalised_table(
     metric: fn(&Report) -> f64,
 ) {
     println!("{title}\n");
-    print!(
-        "| trace | {} {} ({unit}) |",
-        schemes[0].0,
-        if schemes[0].1 == "greedy" {
-            ""
-        } else {
-            schemes[0].1
-        }
-    );
+    let first = if schemes[0].1 == "greedy" {
+        schemes[0].0.to_string()
+    } else {
+        format!("{} {}", schemes[0].0, schemes[0].1)
+    };
+    print!("| trace | {first} ({unit}) |");
     for (s, v) in &schemes[1..] {
         if *v == "greedy" {
             print!(" {s} |");
