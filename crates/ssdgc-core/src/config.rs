@@ -280,6 +280,17 @@ pub struct PreconditionConfig {
     pub overwrites: f64,
 }
 
+/// The optional host write buffer (preemptible-GC paper §V, Fig. 16).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BufferConfig {
+    /// Capacity in bytes (whole pages are used); 0 means no buffer.
+    pub size: ByteSize,
+    /// Time to acknowledge a buffered write or serve a read from the buffer (`"20ns"`: STT-RAM,
+    /// as in the paper; DRAM is nearer `"50ns"`).
+    pub latency: Duration,
+}
+
 /// A whole configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -289,6 +300,7 @@ pub struct Config {
     pub ftl: FtlConfig,
     pub gc: GcConfig,
     pub host: HostConfig,
+    pub buffer: BufferConfig,
     pub precondition: PreconditionConfig,
 }
 
@@ -396,6 +408,10 @@ queue_depth = 32
 fold = "wrap"
 time_scale = 1.0
 
+[buffer]
+size = 0
+latency = "20ns"
+
 [precondition]
 mode = "steady"
 overwrites = 2.0
@@ -441,6 +457,7 @@ fn toml_kind(v: &toml::Value) -> &'static str {
 fn takes_unit(section: &str, key: &str) -> bool {
     (section == "timing" && !key.starts_with("channel_"))
         || (section == "geometry" && key == "page_size")
+        || section == "buffer"
 }
 
 /// Whether a user value may stand where the default has `expected`.
@@ -613,7 +630,10 @@ fn check_entry(
         if section == "timing" && takes_unit(section, key) {
             parse_duration(s).map_err(|e| format!("'{section}.{key}': {e}"))?;
         }
-        if section == "geometry" && key == "page_size" {
+        if section == "buffer" && key == "latency" {
+            parse_duration(s).map_err(|e| format!("'{section}.{key}': {e}"))?;
+        }
+        if (section == "geometry" && key == "page_size") || (section == "buffer" && key == "size") {
             parse_size(s).map_err(|e| format!("'{section}.{key}': {e}"))?;
         }
     }
@@ -769,6 +789,16 @@ impl Config {
                 per_plane_blocks_needed,
                 g.blocks_per_plane
             ));
+        }
+        let b = &self.buffer;
+        if b.size.0 > 0 && b.size.0 < g.page_size.0 {
+            return bad(format!(
+                "buffer.size = {} must be 0 (no buffer) or at least one page ({} bytes)",
+                b.size.0, g.page_size.0
+            ));
+        }
+        if b.size.0 / g.page_size.0 > u32::MAX as u64 {
+            return bad(format!("buffer.size = {} is too large", b.size.0));
         }
         let t = &self.timing;
         if t.read.0 == 0 || t.program.0 == 0 || t.erase.0 == 0 {

@@ -26,6 +26,7 @@ use crate::ftl::precondition::{self, Precondition};
 use crate::ftl::{Ftl, FtlError};
 use crate::gc::scheme::{self, Action, DieContext, GcScheme, Interrupt, QueuedTxn};
 use crate::gc::{self, GcJob, GcOp};
+use crate::host::buffer::WriteBuffer;
 use crate::host::{ReplayMode, Workload};
 use crate::metrics::breakdown::{Breakdown, BreakdownSums, Busy, DieClock, Snapshot};
 use crate::metrics::report::{self, Report};
@@ -104,8 +105,12 @@ pub struct Progress {
     pub now: SimTime,
 }
 
+/// The request of a transaction that flushes a write-buffer page (no host request waits on it).
+const FLUSH: u32 = u32::MAX;
+
 #[derive(Clone, Copy, Debug)]
 struct Txn {
+    /// Its request, or [`FLUSH`].
     req: u32,
     lpn: Lpn,
     write: bool,
@@ -236,6 +241,9 @@ pub struct Simulator {
     error: Option<SimError>,
     ftl_error: Option<FtlError>,
     stats: RunStats,
+    /// The host write buffer (empty and unused when `buffer.size` is 0).
+    buffer: WriteBuffer,
+    buffer_latency: SimTime,
     opts: RunOptions,
     /// Wall time of preconditioning; `None` until it has run.
     precondition_wall: Option<f64>,
@@ -273,8 +281,17 @@ impl Simulator {
         Ok(Simulator {
             cfg: cfg.clone(),
             channel_free: vec![0; geo.channels as usize],
-            // Per die: one completion, one merged read, and a stale completion per suspension.
-            events: EventQueue::new((3 + MAX_SUSPENDS as usize) * geo.dies as usize + 4),
+            // Per die: one completion, one merged read, and a stale completion per suspension; per
+            // device-queue slot one write-buffer acknowledgement.
+            events: EventQueue::new(
+                (3 + MAX_SUSPENDS as usize) * geo.dies as usize
+                    + 4
+                    + if cfg.buffer.size.0 > 0 {
+                        cfg.host.queue_depth as usize
+                    } else {
+                        0
+                    },
+            ),
             timing,
             ftl,
             pipelined: scheme.pipelined(),
@@ -302,6 +319,8 @@ impl Simulator {
                 by_request: opts.series_window.map(Series::new),
                 ..RunStats::default()
             },
+            buffer: WriteBuffer::new(cfg.buffer.size.0 / geo.page_size),
+            buffer_latency: cfg.buffer.latency.0,
             opts,
             precondition_wall: None,
             geo,
@@ -353,6 +372,16 @@ impl Simulator {
         mut self,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<Report, SimError> {
+        self.execute(progress)
+    }
+
+    /// Runs to the end and returns the report with the drive's final FTL (for inspection).
+    pub fn run_into_ftl(mut self) -> Result<(Report, Ftl), SimError> {
+        let r = self.execute(&mut |_| {})?;
+        Ok((r, self.ftl))
+    }
+
+    fn execute(&mut self, progress: &mut dyn FnMut(Progress)) -> Result<Report, SimError> {
         self.precondition(progress)?;
         let started = std::time::Instant::now();
         match self.workload.mode {
@@ -365,13 +394,30 @@ impl Simulator {
                 }
             }
         }
-        while let Some((t, ev)) = self.events.pop() {
+        loop {
+            let Some((t, ev)) = self.events.pop() else {
+                // The run ends only once the write buffer is on flash.
+                if self.buffer.has_dirty() {
+                    self.flush_buffer();
+                    if !self.events.is_empty() {
+                        continue;
+                    }
+                }
+                break;
+            };
             debug_assert!(t >= self.now, "time went backwards");
             self.now = t;
             match ev {
                 Event::Arrival => self.on_arrival()?,
                 Event::DieDone(d) => self.on_die_done(d)?,
                 Event::TxnDone(t) => self.on_merged_done(t),
+                Event::BufferDone(r) => self.page_done(
+                    r,
+                    Breakdown {
+                        st: self.buffer_latency,
+                        ..Breakdown::default()
+                    },
+                ),
             }
             if let Some(e) = self.error.take() {
                 return Err(e);
@@ -394,6 +440,15 @@ impl Simulator {
         }
         if self.outstanding > 0 {
             return Err(SimError::Stalled(self.outstanding));
+        }
+        if !self.buffer.is_empty() {
+            return Err(SimError::Invariant {
+                time_ns: self.now,
+                msg: format!(
+                    "the run ended with {} pages in the write buffer",
+                    self.buffer.len()
+                ),
+            });
         }
         if self.opts.check {
             self.check()?;
@@ -428,6 +483,7 @@ impl Simulator {
                 self.now,
             ),
             scheme_stats: self.scheme.stats(),
+            buffer: &self.buffer,
         }))
     }
 
@@ -444,6 +500,16 @@ impl Simulator {
             .count();
         let running = running + self.merging as usize;
         let live_txns = self.txns.len() - self.free_txns.len();
+        if self.buffer.len() as u64 > self.buffer.capacity() {
+            return Err(SimError::Invariant {
+                time_ns: self.now,
+                msg: format!(
+                    "the write buffer holds {} pages, over its {}",
+                    self.buffer.len(),
+                    self.buffer.capacity()
+                ),
+            });
+        }
         if queued + running != live_txns {
             return Err(SimError::Invariant {
                 time_ns: self.now,
@@ -571,43 +637,91 @@ impl Simulator {
             ..
         } = self.reqs[id as usize];
         let logical = self.geo.logical_pages as u64;
+        let lpns = (0..pending as u64).map(|i| ((first + i) % logical) as Lpn);
+        if write && self.buffer.enabled() {
+            if self.buffer.try_insert(lpns.clone()) {
+                // Acknowledged by the buffer; its pages are flushed later.
+                self.buffer.writes_absorbed += 1;
+                self.ack_from_buffer(id);
+                return;
+            }
+            // It does not fit: it goes to flash as an ordinary write, behind a flush of everything
+            // buffered (which frees the buffer for the writes after it). Its pages' buffered
+            // copies are superseded.
+            self.buffer.writes_bypassed += 1;
+            for lpn in lpns.clone() {
+                self.buffer.supersede(lpn);
+            }
+            self.flush_buffer();
+        }
         let mut immediate = 0;
-        for i in 0..pending as u64 {
-            let lpn = ((first + i) % logical) as Lpn;
+        let mut from_buffer = 0;
+        for lpn in lpns {
+            if !write && self.buffer.contains(lpn) {
+                // Served from the write buffer.
+                self.buffer.hits_read += 1;
+                from_buffer += 1;
+                continue;
+            }
             if !write && self.ftl.lookup(lpn).is_none() {
                 // Never written: the FTL answers without touching flash.
                 self.stats.unmapped_reads += 1;
                 immediate += 1;
                 continue;
             }
-            let plane = self.ftl.plane_of(lpn);
-            let d = self.geo.die_of_plane(plane);
-            let txn = Txn {
-                req: id,
-                lpn,
-                write,
-                snap: self.dies[d as usize]
-                    .clock
-                    .snapshot(self.now, self.geo.plane_in_die(plane)),
-                bd: Breakdown::default(),
-            };
-            let t = match self.free_txns.pop() {
-                Some(t) => {
-                    self.txns[t as usize] = txn;
-                    t
-                }
-                None => {
-                    self.txns.push(txn);
-                    self.txns.len() as u32 - 1
-                }
-            };
-            let die = &mut self.dies[d as usize];
-            die.queue.push_back(QueuedTxn { plane, write, lpn });
-            die.ids.push_back(t);
-            self.kick(d);
+            self.queue_txn(id, lpn, write);
         }
-        for _ in 0..immediate {
+        if from_buffer > 0 && immediate + from_buffer == pending {
+            // Nothing to read from flash: the buffer answers.
+            self.ack_from_buffer(id);
+            return;
+        }
+        // Pages served at once (unmapped, or from the buffer in far less than a flash read).
+        for _ in 0..immediate + from_buffer {
             self.page_done(id, Breakdown::default());
+        }
+    }
+
+    /// Queues a page transaction of request `req` (or [`FLUSH`]) at the die of its plane.
+    fn queue_txn(&mut self, req: u32, lpn: Lpn, write: bool) {
+        let plane = self.ftl.plane_of(lpn);
+        let d = self.geo.die_of_plane(plane);
+        let txn = Txn {
+            req,
+            lpn,
+            write,
+            snap: self.dies[d as usize]
+                .clock
+                .snapshot(self.now, self.geo.plane_in_die(plane)),
+            bd: Breakdown::default(),
+        };
+        let t = match self.free_txns.pop() {
+            Some(t) => {
+                self.txns[t as usize] = txn;
+                t
+            }
+            None => {
+                self.txns.push(txn);
+                self.txns.len() as u32 - 1
+            }
+        };
+        let die = &mut self.dies[d as usize];
+        die.queue.push_back(QueuedTxn { plane, write, lpn });
+        die.ids.push_back(t);
+        self.kick(d);
+    }
+
+    /// Request `id` is served by the write buffer: it completes after `buffer.latency`.
+    fn ack_from_buffer(&mut self, id: u32) {
+        self.reqs[id as usize].pending = 1;
+        self.events
+            .schedule(self.now + self.buffer_latency, Event::BufferDone(id));
+    }
+
+    /// Queues every dirty buffered page as a host page write to flash.
+    fn flush_buffer(&mut self) {
+        for lpn in self.buffer.take_dirty() {
+            self.queue_txn(FLUSH, lpn, true);
         }
     }
 
@@ -653,7 +767,9 @@ impl Simulator {
             }
         }
         if self.in_device == 0 {
-            // The device queue emptied: free dies may start idle-time work.
+            // The device queue emptied: the write buffer is flushed, and free dies may start
+            // idle-time work.
+            self.flush_buffer();
             for die in 0..self.geo.dies {
                 self.kick(die);
             }
@@ -1117,9 +1233,17 @@ impl Simulator {
                 })
             }
             Running::Host(t) => {
-                let Txn { req, bd, .. } = self.txns[t as usize];
+                let Txn { req, bd, lpn, .. } = self.txns[t as usize];
                 self.free_txns.push(t);
-                self.page_done(req, bd);
+                if req == FLUSH {
+                    self.buffer.flushed(lpn);
+                    if self.in_device == 0 {
+                        // Pages written again while in flight.
+                        self.flush_buffer();
+                    }
+                } else {
+                    self.page_done(req, bd);
+                }
             }
             Running::Flush | Running::Suspending => {}
             Running::Gc { job, op, hold } => {

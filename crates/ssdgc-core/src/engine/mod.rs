@@ -3,7 +3,8 @@
 //! Events at the same instant run in the order they were scheduled, so a run is reproducible from its
 //! configuration and seed alone. The queue is bounded by the simulation's own structure (one pending
 //! arrival; per die one pending completion, one merged read, and the stale completions of suspended
-//! operations), which [`EventQueue::schedule`] asserts.
+//! operations; per device-queue slot one write-buffer acknowledgement), which
+//! [`EventQueue::schedule`] asserts.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -19,6 +20,8 @@ pub enum Event {
     DieDone(u32),
     /// A host read served from a GC job's page register (merging) has delivered its page.
     TxnDone(u32),
+    /// A host request served by the write buffer is acknowledged.
+    BufferDone(u32),
 }
 
 /// A `(time, sequence)`-ordered event queue.

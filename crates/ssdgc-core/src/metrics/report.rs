@@ -43,6 +43,8 @@ pub struct Report {
     /// Idle-time and preemptible-GC counters; zero under other schemes (except `cancelled_moves`,
     /// which any scheme can see).
     pub pgc: Pgc,
+    /// The host write buffer (`buffer.size`); zero counters without one.
+    pub buffer: BufferReport,
     pub wear: Wear,
     pub sim: Sim,
     /// Latency over time and over the request sequence, when asked for.
@@ -184,6 +186,21 @@ pub struct Pgc {
     pub point_a: u64,
 }
 
+/// The host write buffer (preemptible-GC paper §V, Fig. 16).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct BufferReport {
+    /// Capacity in bytes (whole pages); 0 without a buffer.
+    pub size_bytes: u64,
+    /// Host write requests acknowledged by the buffer.
+    pub writes_absorbed: u64,
+    /// Host write requests that did not fit and were written to flash directly.
+    pub writes_bypassed: u64,
+    /// Host read pages served from the buffer.
+    pub hits_read: u64,
+    /// Buffered pages written to flash.
+    pub pages_flushed: u64,
+}
+
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Wear {
     pub erase_min: u32,
@@ -220,6 +237,7 @@ pub(crate) struct ReportInput<'a> {
     pub series_window: Option<u64>,
     pub plane_util: PlaneUtil,
     pub scheme_stats: crate::gc::scheme::SchemeStats,
+    pub buffer: &'a crate::host::buffer::WriteBuffer,
 }
 
 fn wear(counts: &[u32]) -> Wear {
@@ -345,6 +363,13 @@ pub(crate) fn build(i: &ReportInput<'_>) -> Report {
                 point_a: s.point_a,
             }
         },
+        buffer: BufferReport {
+            size_bytes: i.buffer.capacity() * g.page_size,
+            writes_absorbed: i.buffer.writes_absorbed,
+            writes_bypassed: i.buffer.writes_bypassed,
+            hits_read: i.buffer.hits_read,
+            pages_flushed: i.buffer.pages_flushed,
+        },
         wear: wear(i.ftl.erase_counts()),
         sim: Sim {
             simulated_s: i.simulated as f64 / 1e9,
@@ -448,6 +473,13 @@ impl Report {
             out.push_str(&format!(
                 "pgc: {} preemptions, {} S3 holds, {} idle jobs, {} moves cancelled, {} reads merged; per die S0 {:.3} s S1 {:.3} s S2 {:.3} s S3 {:.3} s\n",
                 q.preemptions, q.s3_holds, q.idle_jobs, q.cancelled_moves, q.merged_reads, t.s0, t.s1, t.s2, t.s3
+            ));
+        }
+        let b = &self.buffer;
+        if b.size_bytes > 0 {
+            out.push_str(&format!(
+                "buffer: {} B, {} writes absorbed, {} bypassed, {} read pages hit, {} pages flushed\n",
+                b.size_bytes, b.writes_absorbed, b.writes_bypassed, b.hits_read, b.pages_flushed
             ));
         }
         let w = &self.wear;
