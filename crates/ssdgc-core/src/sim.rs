@@ -974,7 +974,13 @@ impl Simulator {
         let ch = self.geo.channel_of_die(d) as usize;
         let now = self.now;
         let (finish, channel_wait) = if txn.write {
-            if let Some(old) = self.ftl.lookup(txn.lpn) {
+            // Only a die with a GC job in progress can have a move to cancel.
+            let old = if self.dies[d as usize].jobs.is_empty() {
+                None
+            } else {
+                self.ftl.lookup(txn.lpn)
+            };
+            if let Some(old) = old {
                 let a = self.geo.addr(old);
                 if self.dies[d as usize]
                     .jobs
