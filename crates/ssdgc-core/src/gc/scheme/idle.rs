@@ -100,44 +100,14 @@ impl GcScheme for Idle {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::VecDeque;
-
     use super::*;
-    use crate::flash::Geometry;
     use crate::ftl::Ftl;
+    use crate::gc::scheme::testing::{self, fill_plane0, small_die};
     use crate::gc::scheme::QueuedTxn;
     use crate::gc::GcJob;
-    use crate::rng::rng_for;
-    use crate::ConfigBuilder;
 
-    /// One die of two planes, 32 blocks of 8 pages; threshold 7 blocks, background level 40 %.
     fn drive() -> (Config, Ftl) {
-        let mut b = ConfigBuilder::preset("default").unwrap();
-        for s in [
-            "geometry.channels=1",
-            "geometry.chips_per_channel=1",
-            "geometry.dies_per_chip=1",
-            "geometry.blocks_per_plane=32",
-            "geometry.pages_per_block=8",
-            "geometry.overprovision=0.5",
-            "gc.threshold=0.2",
-        ] {
-            b.set(s).unwrap();
-        }
-        let cfg = b.build().unwrap();
-        let ftl = Ftl::new(&cfg, &Geometry::new(&cfg)).unwrap();
-        (cfg, ftl)
-    }
-
-    fn fill_plane0(ftl: &mut Ftl, free: u32) {
-        let lpns: Vec<u32> = (0..ftl.geometry().logical_pages)
-            .filter(|&l| ftl.plane_of(l) == 0)
-            .collect();
-        let mut i = 0;
-        while ftl.free_blocks(0) > free {
-            ftl.host_write(lpns[i % lpns.len()]).unwrap();
-            i += 1;
-        }
+        small_die(&[])
     }
 
     fn decide(
@@ -147,20 +117,7 @@ mod tests {
         jobs: &mut Vec<GcJob>,
         device_idle: bool,
     ) -> Action {
-        let mut rng = rng_for(1, 1);
-        let q: VecDeque<QueuedTxn> = queue.iter().copied().collect();
-        let mut error = None;
-        let mut cx = DieContext {
-            now: 0,
-            die: 0,
-            device_idle,
-            ftl,
-            rng: &mut rng,
-            queue: &q,
-            jobs,
-            error: &mut error,
-        };
-        s.next(&mut cx)
+        testing::decide(s, ftl, queue, jobs, device_idle)
     }
 
     const W0: QueuedTxn = QueuedTxn {

@@ -10,6 +10,8 @@ mod idle;
 mod pagc;
 mod pgc;
 mod superblock;
+#[cfg(test)]
+mod testing;
 mod zero;
 
 pub use baseline::Baseline;

@@ -1,0 +1,71 @@
+//! Fixtures for the schemes' unit tests: a small die, a way to bring a plane to a given number of
+//! free blocks, and one scheme decision on that die.
+
+use std::collections::VecDeque;
+
+use super::{Action, DieContext, GcScheme, QueuedTxn};
+use crate::config::Config;
+use crate::flash::Geometry;
+use crate::ftl::Ftl;
+use crate::gc::GcJob;
+use crate::rng::rng_for;
+use crate::ConfigBuilder;
+
+/// One die of two planes, 32 blocks of 8 pages, half the space spare, GC threshold 20 % (7 blocks),
+/// with `extra` settings on top.
+pub(crate) fn small_die(extra: &[&str]) -> (Config, Ftl) {
+    let mut b = ConfigBuilder::preset("default").expect("default preset");
+    for s in [
+        "geometry.channels=1",
+        "geometry.chips_per_channel=1",
+        "geometry.dies_per_chip=1",
+        "geometry.blocks_per_plane=32",
+        "geometry.pages_per_block=8",
+        "geometry.overprovision=0.5",
+        "gc.threshold=0.2",
+    ]
+    .iter()
+    .chain(extra)
+    {
+        b.set(s).expect("a valid setting");
+    }
+    let cfg = b.build().expect("a valid drive");
+    let ftl = Ftl::new(&cfg, &Geometry::new(&cfg)).expect("an FTL");
+    (cfg, ftl)
+}
+
+/// Overwrites plane 0's logical pages until it has `free` free blocks.
+pub(crate) fn fill_plane0(ftl: &mut Ftl, free: u32) {
+    let lpns: Vec<u32> = (0..ftl.geometry().logical_pages)
+        .filter(|&l| ftl.plane_of(l) == 0)
+        .collect();
+    let mut i = 0;
+    while ftl.free_blocks(0) > free {
+        ftl.host_write(lpns[i % lpns.len()]).expect("a write");
+        i += 1;
+    }
+}
+
+/// One decision of `scheme` for die 0 with `queue` waiting and `jobs` in progress.
+pub(crate) fn decide(
+    scheme: &mut dyn GcScheme,
+    ftl: &mut Ftl,
+    queue: &[QueuedTxn],
+    jobs: &mut Vec<GcJob>,
+    device_idle: bool,
+) -> Action {
+    let mut rng = rng_for(1, 1);
+    let q: VecDeque<QueuedTxn> = queue.iter().copied().collect();
+    let mut error = None;
+    let mut cx = DieContext {
+        now: 0,
+        die: 0,
+        device_idle,
+        ftl,
+        rng: &mut rng,
+        queue: &q,
+        jobs,
+        error: &mut error,
+    };
+    scheme.next(&mut cx)
+}
