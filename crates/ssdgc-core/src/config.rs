@@ -304,6 +304,22 @@ pub struct Config {
     pub precondition: PreconditionConfig,
 }
 
+/// The PaGC paper's Table I drive (§VI) with `$blocks` blocks per plane: 16 channels × 8 chips of one
+/// die with 2 planes, 8 KiB pages, 256 pages per block, 25 % spare, 75 µs / 1.5 ms / 3.8 ms, GC below
+/// 7 % free pages per plane, and every request dispatched at once (as in the paper's SSDsim).
+macro_rules! pagc_table1 {
+    ($blocks:literal) => {
+        concat!(
+            "[geometry]\nchannels = 16\nchips_per_channel = 8\ndies_per_chip = 1\nplanes_per_die = 2\n",
+            "blocks_per_plane = ",
+            $blocks,
+            "\npages_per_block = 256\npage_size = \"8KiB\"\noverprovision = 0.25\n",
+            "[timing]\nread = \"75us\"\nprogram = \"1500us\"\nerase = \"3800us\"\nchannel_rate_mts = 333\n",
+            "[gc]\nthreshold = 0.07\ntrigger = \"pages\"\n[host]\nqueue_depth = 65536\n"
+        )
+    };
+}
+
 /// The built-in presets: name, description, TOML overrides on top of `default`.
 pub const PRESETS: &[(&str, &str, &str)] = &[
     (
@@ -314,18 +330,12 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     (
         "pagc",
         "PaGC paper Table I: 800 GB-class enterprise drive, 16 ch x 8 chips, 2 planes/die, 8 KiB pages",
-        "[geometry]\nchannels = 16\nchips_per_channel = 8\ndies_per_chip = 1\nplanes_per_die = 2\n\
-         blocks_per_plane = 2048\npages_per_block = 256\npage_size = \"8KiB\"\noverprovision = 0.25\n\
-         [timing]\nread = \"75us\"\nprogram = \"1500us\"\nerase = \"3800us\"\nchannel_rate_mts = 333\n\
-         [gc]\nthreshold = 0.07\ntrigger = \"pages\"\n[host]\nqueue_depth = 65536\n",
+        pagc_table1!(2048),
     ),
     (
         "pagc-small",
         "the PaGC Table I drive with 128 blocks per plane instead of 2,048 (16 ch x 8 chips, 64 GiB raw)",
-        "[geometry]\nchannels = 16\nchips_per_channel = 8\ndies_per_chip = 1\nplanes_per_die = 2\n\
-         blocks_per_plane = 128\npages_per_block = 256\npage_size = \"8KiB\"\noverprovision = 0.25\n\
-         [timing]\nread = \"75us\"\nprogram = \"1500us\"\nerase = \"3800us\"\nchannel_rate_mts = 333\n\
-         [gc]\nthreshold = 0.07\ntrigger = \"pages\"\n[host]\nqueue_depth = 65536\n",
+        pagc_table1!(128),
     ),
     (
         "pgc",
