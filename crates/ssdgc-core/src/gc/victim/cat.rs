@@ -26,7 +26,7 @@
 //! As for `cost-benefit`, prefer `greedy` or `rga:D` for very large planes in GC-heavy runs when
 //! simulator throughput matters.
 
-use super::set::IndexedSet;
+use super::set::{candidates_in_set, IndexedSet};
 use super::{PlaneView, VictimPolicy};
 use crate::rng::SimRng;
 
@@ -58,17 +58,7 @@ pub fn cat_score(valid: u32, pages_per_block: u32, erase_count: u32, age: u64) -
 }
 
 impl VictimPolicy for Cat {
-    fn on_full(&mut self, block: u32, _view: &PlaneView<'_>) {
-        let fresh = self.set.insert(block);
-        debug_assert!(fresh, "block {block} already a candidate");
-    }
-
-    fn on_invalidate(&mut self, block: u32, _old_valid: u16, _view: &PlaneView<'_>) {
-        debug_assert!(
-            self.set.contains(block),
-            "on_invalidate for non-candidate {block}"
-        );
-    }
+    candidates_in_set!();
 
     fn pick(&mut self, view: &PlaneView<'_>, _rng: &mut SimRng) -> Option<u32> {
         if self.set.is_empty() {
@@ -96,9 +86,5 @@ impl VictimPolicy for Cat {
             }
         }
         Some(self.set.remove_slot(best_slot))
-    }
-
-    fn len(&self) -> usize {
-        self.set.len()
     }
 }

@@ -25,7 +25,7 @@
 //! tens of thousands of candidates and GC-heavy runs prefer `greedy` or `rga:D` when throughput
 //! of the simulator matters.
 
-use super::set::IndexedSet;
+use super::set::{candidates_in_set, IndexedSet};
 use super::{PlaneView, VictimPolicy};
 use crate::rng::SimRng;
 
@@ -57,17 +57,7 @@ pub fn cost_benefit_score(valid: u32, pages_per_block: u32, age: u64) -> f64 {
 }
 
 impl VictimPolicy for CostBenefit {
-    fn on_full(&mut self, block: u32, _view: &PlaneView<'_>) {
-        let fresh = self.set.insert(block);
-        debug_assert!(fresh, "block {block} already a candidate");
-    }
-
-    fn on_invalidate(&mut self, block: u32, _old_valid: u16, _view: &PlaneView<'_>) {
-        debug_assert!(
-            self.set.contains(block),
-            "on_invalidate for non-candidate {block}"
-        );
-    }
+    candidates_in_set!();
 
     fn pick(&mut self, view: &PlaneView<'_>, _rng: &mut SimRng) -> Option<u32> {
         if self.set.is_empty() {
@@ -94,9 +84,5 @@ impl VictimPolicy for CostBenefit {
             }
         }
         Some(self.set.remove_slot(best_slot))
-    }
-
-    fn len(&self) -> usize {
-        self.set.len()
     }
 }

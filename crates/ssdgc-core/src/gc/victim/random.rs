@@ -10,7 +10,7 @@
 //! Indexable candidate set (dense `Vec` plus position array, `swap_remove`): every operation is
 //! O(1), one RNG draw per pick, no allocation after construction.
 
-use super::set::IndexedSet;
+use super::set::{candidates_in_set, IndexedSet};
 use super::{PlaneView, VictimPolicy};
 use crate::rng::SimRng;
 
@@ -30,17 +30,7 @@ impl Random {
 }
 
 impl VictimPolicy for Random {
-    fn on_full(&mut self, block: u32, _view: &PlaneView<'_>) {
-        let fresh = self.set.insert(block);
-        debug_assert!(fresh, "block {block} already a candidate");
-    }
-
-    fn on_invalidate(&mut self, block: u32, _old_valid: u16, _view: &PlaneView<'_>) {
-        debug_assert!(
-            self.set.contains(block),
-            "on_invalidate for non-candidate {block}"
-        );
-    }
+    candidates_in_set!();
 
     fn pick(&mut self, _view: &PlaneView<'_>, rng: &mut SimRng) -> Option<u32> {
         if self.set.is_empty() {
@@ -48,9 +38,5 @@ impl VictimPolicy for Random {
         }
         let slot = self.set.random_slot(rng);
         Some(self.set.remove_slot(slot))
-    }
-
-    fn len(&self) -> usize {
-        self.set.len()
     }
 }

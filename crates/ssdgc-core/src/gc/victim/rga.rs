@@ -18,7 +18,7 @@
 //! Candidates live in an indexable set (dense `Vec` plus position array, `swap_remove`):
 //! `on_full` and `on_invalidate` are O(1), `pick` is O(D). Nothing allocates after construction.
 
-use super::set::IndexedSet;
+use super::set::{candidates_in_set, IndexedSet};
 use super::{PlaneView, VictimPolicy};
 use crate::rng::SimRng;
 
@@ -46,17 +46,7 @@ impl Rga {
 }
 
 impl VictimPolicy for Rga {
-    fn on_full(&mut self, block: u32, _view: &PlaneView<'_>) {
-        let fresh = self.set.insert(block);
-        debug_assert!(fresh, "block {block} already a candidate");
-    }
-
-    fn on_invalidate(&mut self, block: u32, _old_valid: u16, _view: &PlaneView<'_>) {
-        debug_assert!(
-            self.set.contains(block),
-            "on_invalidate for non-candidate {block}"
-        );
-    }
+    candidates_in_set!();
 
     fn pick(&mut self, view: &PlaneView<'_>, rng: &mut SimRng) -> Option<u32> {
         if self.set.is_empty() {
@@ -73,9 +63,5 @@ impl VictimPolicy for Rga {
             }
         }
         Some(self.set.remove_slot(best_slot))
-    }
-
-    fn len(&self) -> usize {
-        self.set.len()
     }
 }

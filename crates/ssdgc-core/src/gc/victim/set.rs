@@ -11,6 +11,30 @@ use crate::rng::SimRng;
 /// "No slot" / "no block" sentinel.
 pub(crate) const NIL: u32 = u32::MAX;
 
+/// The candidate bookkeeping of a policy that keeps its candidates in an [`IndexedSet`] field named
+/// `set` and decides from the plane's view only when it picks: `on_full` adds the block,
+/// `on_invalidate` has nothing to update, `len` counts the set.
+macro_rules! candidates_in_set {
+    () => {
+        fn on_full(&mut self, block: u32, _view: &PlaneView<'_>) {
+            let fresh = self.set.insert(block);
+            debug_assert!(fresh, "block {block} already a candidate");
+        }
+
+        fn on_invalidate(&mut self, block: u32, _old_valid: u16, _view: &PlaneView<'_>) {
+            debug_assert!(
+                self.set.contains(block),
+                "on_invalidate for non-candidate {block}"
+            );
+        }
+
+        fn len(&self) -> usize {
+            self.set.len()
+        }
+    };
+}
+pub(crate) use candidates_in_set;
+
 /// A set of block indices `0..blocks` supporting O(1) insert, remove, membership and uniform
 /// random choice.
 #[derive(Clone, Debug)]

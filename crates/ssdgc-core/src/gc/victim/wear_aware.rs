@@ -15,7 +15,7 @@
 //! counts for the mean, one over the candidates. Prefer `greedy` when simulator throughput matters
 //! more than wear.
 
-use super::set::IndexedSet;
+use super::set::{candidates_in_set, IndexedSet};
 use super::{PlaneView, VictimPolicy};
 use crate::rng::SimRng;
 
@@ -45,17 +45,7 @@ pub fn within_mean(erases: u32, counts: &[u32]) -> bool {
 }
 
 impl VictimPolicy for WearAware {
-    fn on_full(&mut self, block: u32, _view: &PlaneView<'_>) {
-        let fresh = self.set.insert(block);
-        debug_assert!(fresh, "block {block} already a candidate");
-    }
-
-    fn on_invalidate(&mut self, block: u32, _old_valid: u16, _view: &PlaneView<'_>) {
-        debug_assert!(
-            self.set.contains(block),
-            "on_invalidate for non-candidate {block}"
-        );
-    }
+    candidates_in_set!();
 
     fn pick(&mut self, view: &PlaneView<'_>, _rng: &mut SimRng) -> Option<u32> {
         if self.set.is_empty() {
@@ -75,9 +65,5 @@ impl VictimPolicy for WearAware {
             }
         }
         best.map(|(_, slot)| self.set.remove_slot(slot))
-    }
-
-    fn len(&self) -> usize {
-        self.set.len()
     }
 }
