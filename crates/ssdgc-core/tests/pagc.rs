@@ -5,7 +5,7 @@ use ssdgc_core::flash::{Geometry, Timing};
 use ssdgc_core::ftl::Ftl;
 use ssdgc_core::gc::pagc_plan::MoveClass;
 use ssdgc_core::gc::{self, GcOp};
-use ssdgc_core::host::{ReplayMode, Workload};
+use ssdgc_core::host::Workload;
 use ssdgc_core::rng::rng_for;
 use ssdgc_core::{ConfigBuilder, RunOptions, Simulator};
 
@@ -133,22 +133,7 @@ fn figure_6_example() {
     assert!(total < 7 * (tm.read + tm.program) + 2 * tm.erase);
 }
 
-fn random_records(n: usize, logical_bytes: u64, seed: u64) -> Vec<ssdgc_workload::IoRecord> {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    (0..n)
-        .map(|i| ssdgc_workload::IoRecord {
-            time_ns: i as u64 * 400_000,
-            op: if rng.gen_bool(0.25) {
-                ssdgc_workload::Op::Read
-            } else {
-                ssdgc_workload::Op::Write
-            },
-            offset: rng.gen_range(0..logical_bytes / 4096) * 4096,
-            len: 4096 * rng.gen_range(1..3),
-        })
-        .collect()
-}
+mod common;
 
 #[test]
 fn every_pagc_scheme_on_dies_of_2_4_and_8_planes_loses_nothing() {
@@ -162,18 +147,10 @@ fn every_pagc_scheme_on_dies_of_2_4_and_8_planes_loses_nothing() {
             b.set("gc.threshold=0.08").unwrap();
             let cfg = b.build().unwrap();
             let geo = Geometry::new(&cfg);
-            let recs = random_records(8_000, geo.logical_bytes(), planes as u64);
-            let mut opts = RunOptions::from_config(&cfg, 5).unwrap();
-            opts.check = true;
-            opts.check_every = 1_000;
-            let r = Simulator::new(
-                &cfg,
-                Workload::from_records(recs, ReplayMode::OpenLoop, "t"),
-                opts,
-            )
-            .unwrap()
-            .run()
-            .unwrap_or_else(|e| panic!("{scheme} with {planes} planes: {e}"));
+            let recs =
+                common::random_records(8_000, geo.logical_bytes(), planes as u64, 400_000, 0.25, 2);
+            let r = common::run_checked(&cfg, recs, 5, 1_000)
+                .unwrap_or_else(|e| panic!("{scheme} with {planes} planes: {e}"));
             assert_eq!(r.requests.total, 8_000);
             assert!(
                 r.pagc.joined > 0,

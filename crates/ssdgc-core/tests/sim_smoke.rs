@@ -1,25 +1,14 @@
 //! End-to-end runs of the simulator on in-memory workloads.
 
-use rand::{Rng, SeedableRng};
 use ssdgc_core::ftl::precondition::Precondition;
 use ssdgc_core::host::{ReplayMode, Workload};
 use ssdgc_core::{Config, ConfigBuilder, RunOptions, Simulator};
-use ssdgc_workload::{IoRecord, Op};
+use ssdgc_workload::IoRecord;
+
+mod common;
 
 fn random_writes(n: usize, logical_bytes: u64, seed: u64, gap_ns: u64) -> Vec<IoRecord> {
-    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
-    (0..n)
-        .map(|i| IoRecord {
-            time_ns: i as u64 * gap_ns,
-            op: if rng.gen_bool(0.3) {
-                Op::Read
-            } else {
-                Op::Write
-            },
-            offset: rng.gen_range(0..logical_bytes / 4096) * 4096,
-            len: 4096 * rng.gen_range(1..4),
-        })
-        .collect()
+    common::random_records(n, logical_bytes, seed, gap_ns, 0.3, 3)
 }
 
 fn run(cfg: &Config, mode: ReplayMode, n: usize, check: bool) -> ssdgc_core::Report {
@@ -123,17 +112,8 @@ fn every_scheme_and_victim_policy_completes_with_checks() {
             for (i, r) in recs.iter_mut().enumerate() {
                 r.time_ns = (i as u64 / 100) * 5_000_000;
             }
-            let mut opts = RunOptions::from_config(&cfg, 9).unwrap();
-            opts.check = true;
-            opts.check_every = 500;
-            let r = Simulator::new(
-                &cfg,
-                Workload::from_records(recs, ReplayMode::OpenLoop, "t"),
-                opts,
-            )
-            .unwrap()
-            .run()
-            .unwrap_or_else(|e| panic!("{scheme}/{victim}: {e}"));
+            let r = common::run_checked(&cfg, recs, 9, 500)
+                .unwrap_or_else(|e| panic!("{scheme}/{victim}: {e}"));
             assert_eq!(r.requests.total, 6_000, "{scheme}/{victim}");
             assert!(r.gc.invocations > 0, "{scheme}/{victim}");
         }
