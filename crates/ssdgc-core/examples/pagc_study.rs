@@ -11,8 +11,8 @@
 //! Runs go in parallel on the machine's cores; the output is deterministic.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
 
+use rayon::prelude::*;
 use ssdgc_core::host::{ReplayMode, Workload};
 use ssdgc_core::{ConfigBuilder, Report, RunOptions, Simulator};
 use ssdgc_workload::TraceOptions;
@@ -74,31 +74,7 @@ fn run(job: &Job) -> Report {
 
 /// Runs every job on the machine's cores; results in job order.
 fn run_all(jobs: &[Job]) -> Vec<Report> {
-    let next = Mutex::new(0usize);
-    let out: Mutex<Vec<Option<Report>>> = Mutex::new(vec![None; jobs.len()]);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = {
-                    let mut n = next.lock().expect("lock");
-                    let i = *n;
-                    *n += 1;
-                    i
-                };
-                if i >= jobs.len() {
-                    break;
-                }
-                let r = run(&jobs[i]);
-                out.lock().expect("lock")[i] = Some(r);
-            });
-        }
-    });
-    out.into_inner()
-        .expect("lock")
-        .into_iter()
-        .map(|r| r.expect("every job ran"))
-        .collect()
+    jobs.par_iter().map(run).collect()
 }
 
 fn jobs(sets: &[&str], schemes: &[&'static str]) -> Vec<Job> {

@@ -20,9 +20,9 @@
 //! goes to standard error.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::time::Instant;
 
+use rayon::prelude::*;
 use ssdgc_core::flash::Geometry;
 use ssdgc_core::host::{ReplayMode, Workload};
 use ssdgc_core::{ConfigBuilder, Report, RunOptions, Simulator};
@@ -141,31 +141,7 @@ fn run(job: &Job) -> Report {
 
 /// Runs every job on the machine's cores; results in job order.
 fn run_all(jobs: &[Job]) -> Vec<Report> {
-    let next = Mutex::new(0usize);
-    let out: Mutex<Vec<Option<Report>>> = Mutex::new(vec![None; jobs.len()]);
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    std::thread::scope(|s| {
-        for _ in 0..threads {
-            s.spawn(|| loop {
-                let i = {
-                    let mut n = next.lock().expect("lock");
-                    let i = *n;
-                    *n += 1;
-                    i
-                };
-                if i >= jobs.len() {
-                    break;
-                }
-                let r = run(&jobs[i]);
-                out.lock().expect("lock")[i] = Some(r);
-            });
-        }
-    });
-    out.into_inner()
-        .expect("lock")
-        .into_iter()
-        .map(|r| r.expect("every job ran"))
-        .collect()
+    jobs.par_iter().map(run).collect()
 }
 
 /// Every job the tables need, each once, and their reports.
