@@ -113,6 +113,8 @@ struct Txn {
     /// Its request, or [`FLUSH`].
     req: u32,
     lpn: Lpn,
+    /// The plane of `lpn`, found once when the transaction is queued.
+    plane: u32,
     write: bool,
     /// The die's clock when the transaction was queued.
     snap: Snapshot,
@@ -689,6 +691,7 @@ impl Simulator {
         let txn = Txn {
             req,
             lpn,
+            plane,
             write,
             snap: self.dies[d as usize]
                 .clock
@@ -1004,7 +1007,7 @@ impl Simulator {
             self.channel_free[ch] = xs + tm.transfer;
             (xs + tm.transfer, xs - ready)
         };
-        let plane = self.geo.plane_in_die(self.ftl.plane_of(txn.lpn));
+        let plane = self.geo.plane_in_die(txn.plane);
         let die = &mut self.dies[d as usize];
         let mut bd = die.clock.waited(now, plane, &txn.snap);
         let late = bd.delayed_by_gc();
@@ -1055,7 +1058,7 @@ impl Simulator {
         self.stats.host_pages_read += 1;
         self.stats.merged_reads += 1;
         self.stats.gc_time += end - now;
-        let plane = self.geo.plane_in_die(self.ftl.plane_of(txn.lpn));
+        let plane = self.geo.plane_in_die(txn.plane);
         let planes = op.plane_mask(&self.geo);
         let die = &mut self.dies[d as usize];
         let mut bd = die.clock.waited(now, plane, &txn.snap);
