@@ -118,7 +118,14 @@ pub fn write_file(test: &str, name: &str, text: &str) -> PathBuf {
     path
 }
 
-/// The shared real traces directory, or `None` (with a note on stderr) when it is absent.
+/// True under continuous integration (`CI` set and not `false`/`0`), where a missing input is a
+/// failure, never a skip.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
+}
+
+/// The shared real traces directory, or `None` (with a note on stderr) when it is absent outside CI.
+/// Under CI a missing directory fails the test: CI's clean clone has `../shared` beside it.
 pub fn traces_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -127,6 +134,11 @@ pub fn traces_dir() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
+        assert!(
+            !under_ci(),
+            "shared traces not found at {} (CI must have ../shared beside the clone)",
+            dir.display()
+        );
         eprintln!(
             "note: shared traces not found at {}; skipping",
             dir.display()
@@ -135,12 +147,14 @@ pub fn traces_dir() -> Option<PathBuf> {
     }
 }
 
-/// One shared trace by name, or `None` (with a note) when it is absent.
+/// One shared trace by name, or `None` (with a note) when it is absent outside CI; under CI a
+/// missing trace fails the test.
 pub fn shared_trace(name: &str) -> Option<PathBuf> {
     let path = traces_dir()?.join(name);
     if path.is_file() {
         Some(path)
     } else {
+        assert!(!under_ci(), "shared trace {} not found", path.display());
         eprintln!("note: shared trace {} not found; skipping", path.display());
         None
     }

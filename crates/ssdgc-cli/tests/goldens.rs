@@ -1,0 +1,382 @@
+//! Value goldens: the JSON report of every GC scheme, and of the settings that change how the
+//! mechanism works (victim policies, copyback, the free-page trigger, the write buffer, allocation
+//! order), on fixed small runs — synthetic workloads and shared real traces.
+//!
+//! Each golden is stored as the report it was pinned from (`tests/goldens/NAME.json`). The check
+//! compares *values*, not bytes: both reports are flattened to `dotted.key = value` and every key of
+//! the golden must be present in the current report (through [`RENAMED`] when the schema moved it)
+//! with an equal value. Keys the current report adds are allowed. `sim.wall_s` is ignored.
+//!
+//! A change of results on purpose re-pins the goldens (`SSDGC_BLESS=1 cargo test -p ssdgc-cli
+//! --test goldens`) and names the change in docs/CHANGELOG.md.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+/// One pinned run: its name and its `ssdgc run` arguments (after `run --json -q`).
+struct Case {
+    name: &'static str,
+    args: &'static [&'static str],
+    /// A shared trace replayed by the run (by name), if any.
+    trace: Option<&'static str>,
+}
+
+const SYN: &str = "count=3000,read=0.3,size=exp:16KiB,interarrival=exp:200us";
+const TRACE: &str = "heimdall_msr_cut10k_rw_40_60_1370.trace";
+const MSR: &str = "msr_hm0_snia_sample.csv";
+
+/// Every scheme, on the synthetic workload and on a real trace.
+const SCHEMES: &[&str] = &[
+    "baseline",
+    "idle",
+    "pagc-blind",
+    "pagc-threshold",
+    "pagc-cache",
+    "superblock",
+    "pgc-none",
+    "pgc-merge",
+    "pgc-pipeline",
+    "pgc",
+    "pgc-se",
+    "fpgc",
+    "zero",
+];
+
+fn cases() -> Vec<Case> {
+    let mut v = Vec::new();
+    for &s in SCHEMES {
+        let syn: &'static [&'static str] = leak(&["--seed", "7", "--synthetic", SYN, "--gc", s]);
+        v.push(Case {
+            name: leak_str(format!("syn-{s}")),
+            args: syn,
+            trace: None,
+        });
+        // The trace on a drive of 4 planes per die and 128 blocks per plane, 4x faster than
+        // recorded, so that GC runs often.
+        let tr: &'static [&'static str] = leak(&[
+            "--seed",
+            "3",
+            "--gc",
+            s,
+            "--set",
+            "geometry.planes_per_die=4",
+            "--set",
+            "geometry.blocks_per_plane=128",
+            "--time-scale",
+            "0.25",
+        ]);
+        v.push(Case {
+            name: leak_str(format!("trace-{s}")),
+            args: tr,
+            trace: Some(TRACE),
+        });
+    }
+    for victim in [
+        "rga:8",
+        "random",
+        "random+",
+        "fifo",
+        "cost-benefit",
+        "cat",
+        "wear-aware",
+    ] {
+        v.push(Case {
+            name: leak_str(format!("victim-{}", victim.replace(':', ""))),
+            args: leak(&["--seed", "5", "--synthetic", SYN, "--victim", victim]),
+            trace: None,
+        });
+    }
+    let extra: &[(&str, &[&str])] = &[
+        (
+            "nocopyback-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--set",
+                "gc.copyback=false",
+            ],
+        ),
+        (
+            "nocopyback-fpgc",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "fpgc",
+                "--set",
+                "gc.copyback=false",
+            ],
+        ),
+        (
+            "pages-trigger-pagc-threshold",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "pagc-threshold",
+                "--set",
+                "gc.trigger=pages",
+                "--set",
+                "gc.threshold=0.05",
+            ],
+        ),
+        (
+            "pcwd-pagc-cache",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "pagc-cache",
+                "--set",
+                "ftl.allocation=PCWD",
+            ],
+        ),
+        (
+            "buffer-pgc",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "pgc",
+                "--set",
+                "buffer.size=\"256KiB\"",
+            ],
+        ),
+        (
+            "buffer-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--set",
+                "buffer.size=\"256KiB\"",
+            ],
+        ),
+        (
+            "closed-loop-pgc",
+            &[
+                "--seed",
+                "9",
+                "--synthetic",
+                "count=3000,read=0.5,size=4KiB,interarrival=0,qd=8",
+                "--gc",
+                "pgc",
+            ],
+        ),
+        (
+            "pgc-preset-fpgc",
+            &[
+                "--seed",
+                "1",
+                "--preset",
+                "pgc",
+                "--set",
+                "geometry.blocks_per_plane=64",
+                "--synthetic",
+                "count=4000,size=exp:32KiB,interarrival=exp:3ms,seq=0.4,read=0.4",
+                "--gc",
+                "fpgc",
+            ],
+        ),
+        (
+            "series-idle",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "idle",
+                "--series-interval",
+                "100ms",
+                "--series-window",
+                "500",
+            ],
+        ),
+        (
+            "fill-baseline",
+            &["--seed", "7", "--synthetic", SYN, "--precondition", "fill"],
+        ),
+    ];
+    for (name, args) in extra {
+        v.push(Case {
+            name,
+            args,
+            trace: None,
+        });
+    }
+    for s in ["baseline", "pagc-threshold", "pgc"] {
+        v.push(Case {
+            name: leak_str(format!("msr-{s}")),
+            args: leak(&["--seed", "2", "--gc", s]),
+            trace: Some(MSR),
+        });
+    }
+    v
+}
+
+fn leak(a: &[&'static str]) -> &'static [&'static str] {
+    Box::leak(a.to_vec().into_boxed_slice())
+}
+
+fn leak_str(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// Keys of the pinned reports that a later schema moved: (old dotted prefix, new dotted prefix).
+/// A golden key starting with an old prefix is looked up under the new one.
+const RENAMED: &[(&str, &str)] = &[];
+
+fn goldens_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/goldens"))
+}
+
+/// `v` flattened to `dotted.key → value` (array elements keyed by index).
+fn flatten(v: &Value, prefix: &str, out: &mut BTreeMap<String, Value>) {
+    let key = |k: &str| {
+        if prefix.is_empty() {
+            k.to_string()
+        } else {
+            format!("{prefix}.{k}")
+        }
+    };
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                flatten(x, &key(k), out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                flatten(x, &key(&i.to_string()), out);
+            }
+        }
+        other => {
+            out.insert(prefix.to_string(), other.clone());
+        }
+    }
+}
+
+fn renamed(key: &str) -> String {
+    for (old, new) in RENAMED {
+        if let Some(rest) = key.strip_prefix(old) {
+            return format!("{new}{rest}");
+        }
+    }
+    key.to_string()
+}
+
+/// Keys whose value is not a result of the simulation.
+fn ignored(key: &str) -> bool {
+    key == "sim.wall_s" || key == "schema"
+}
+
+fn run_case(case: &Case) -> Option<Value> {
+    let mut args: Vec<String> = vec!["run".into(), "--json".into(), "-q".into()];
+    args.extend(case.args.iter().map(|s| s.to_string()));
+    if let Some(t) = case.trace {
+        args.push(common::shared_trace(t)?.to_string_lossy().into_owned());
+    }
+    let mut v = common::json(&args);
+    v["sim"]["wall_s"] = Value::from(0.0);
+    Some(v)
+}
+
+/// The paths in a report that name files on this machine, made relative so goldens are portable.
+fn portable(mut v: Value) -> Value {
+    for ptr in ["/workload/source/name", "/workload/name"] {
+        if let Some(src) = v.pointer_mut(ptr) {
+            if let Some(s) = src.as_str() {
+                let name = s.rsplit('/').next().unwrap_or(s).to_string();
+                *src = Value::from(name);
+            }
+        }
+    }
+    v
+}
+
+fn check(case: &Case) {
+    let Some(current) = run_case(case) else {
+        return;
+    };
+    let current = portable(current);
+    let path = goldens_dir().join(format!("{}.json", case.name));
+    if std::env::var_os("SSDGC_BLESS").is_some() {
+        std::fs::create_dir_all(goldens_dir()).unwrap();
+        let mut text = serde_json::to_string_pretty(&current).unwrap();
+        text.push('\n');
+        std::fs::write(&path, text).unwrap();
+        return;
+    }
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("golden {} unreadable: {e}", path.display()));
+    let golden: Value = serde_json::from_str(&text).unwrap();
+    let (mut want, mut got) = (BTreeMap::new(), BTreeMap::new());
+    flatten(&golden, "", &mut want);
+    flatten(&current, "", &mut got);
+    let mut diffs = Vec::new();
+    for (k, w) in &want {
+        if ignored(k) {
+            continue;
+        }
+        let nk = renamed(k);
+        match got.get(&nk) {
+            None => diffs.push(format!("{k}: missing (looked up as {nk})")),
+            Some(g) if g != w => diffs.push(format!("{k}: golden {w}, now {g}")),
+            Some(_) => {}
+        }
+    }
+    assert!(
+        diffs.is_empty(),
+        "golden {} differs in {} values:\n{}",
+        case.name,
+        diffs.len(),
+        diffs.join("\n")
+    );
+}
+
+#[test]
+fn every_scheme_and_mechanism_setting_matches_its_golden() {
+    let cases = cases();
+    // Names are unique (one file each).
+    let mut names: Vec<&str> = cases.iter().map(|c| c.name).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), cases.len());
+    std::thread::scope(|s| {
+        let chunks: Vec<&[Case]> = cases.chunks(cases.len().div_ceil(4)).collect();
+        for chunk in chunks {
+            s.spawn(move || {
+                for c in chunk {
+                    check(c);
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn flattening_and_renaming_compare_values_not_layout() {
+    let v: Value = serde_json::json!({"a": {"b": 1, "c": [2, 3]}, "schema": "x"});
+    let mut m = BTreeMap::new();
+    flatten(&v, "", &mut m);
+    assert_eq!(m.get("a.b"), Some(&Value::from(1)));
+    assert_eq!(m.get("a.c.1"), Some(&Value::from(3)));
+    assert_eq!(m.len(), 4);
+    assert_eq!(renamed("unmoved.key"), "unmoved.key");
+}
