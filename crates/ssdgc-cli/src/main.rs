@@ -208,9 +208,9 @@ fn list(what: ListWhat) {
         ListWhat::Presets => ssdgc_core::config::presets()
             .map(|(n, d)| (n.to_string(), d.to_string()))
             .collect(),
-        ListWhat::Schemes => ssdgc_core::gc::scheme::SCHEMES
+        ListWhat::Schemes => ssdgc_core::gc::schemes::PRESETS
             .iter()
-            .map(|(n, d)| (n.to_string(), d.to_string()))
+            .map(|(n, d, axes)| (n.to_string(), format!("{d}\n    axes: {axes}")))
             .collect(),
         ListWhat::Victims => ssdgc_core::gc::victim::list()
             .iter()
@@ -238,6 +238,8 @@ fn build_config(c: &Common, gc: Option<&str>) -> Result<Config, UserError> {
     }
     let mut flag = |key: &str, v: String| b.set(&format!("{key}={v}"));
     if let Some(g) = gc {
+        ssdgc_core::gc::schemes::preset(g)
+            .map_err(|e| UserError(format!("gc.scheme (--gc): {e}")))?;
         flag("gc.scheme", format!("\"{g}\""))?;
     }
     if let Some(v) = &c.victim {

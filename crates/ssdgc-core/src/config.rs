@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use crate::gc::axis::{AxisSetting, Toggle};
 use crate::units::{SimTime, MS, SEC, US};
 
 /// A configuration error, displayed as one line: `SOURCE[:LINE]: what is wrong`.
@@ -256,7 +257,38 @@ pub struct GcConfig {
     /// Move valid pages inside the plane with copyback (no channel transfer); otherwise read them out
     /// over the channel and write them back.
     pub copyback: bool,
+    /// GC axes ([`crate::gc::schemes`]): each is `"scheme"` (the named scheme's value) or a value
+    /// that overrides it. When GC runs: `on-demand`, `idle`, `states`.
+    pub when: AxisSetting<crate::gc::when::When>,
+    /// How much one on-demand invocation collects: `restore` (until the threshold is restored) or
+    /// `one` (one victim per triggering write).
+    pub collect: AxisSetting<crate::gc::when::Collect>,
+    /// Preemption: `none` (a job holds its die) or `ops` (host work between operations).
+    pub preempt: AxisSetting<crate::gc::preempt::PreemptMode>,
+    /// Merging of preempting reads into GC moves (true/false).
+    pub merge: AxisSetting<Toggle>,
+    /// Pipelining of GC moves, and preemption point A (true/false).
+    pub pipeline: AxisSetting<Toggle>,
+    /// Suspension of GC operations in progress: `none`, `erase`, `all`.
+    pub suspend: AxisSetting<crate::gc::preempt::Suspend>,
+    /// Which planes collect together: `serial`, `pagc-blind`, `pagc-threshold`, `pagc-cache`,
+    /// `superblock`.
+    pub planes: AxisSetting<crate::gc::planes::Planes>,
+    /// How pages move: `serial`, `instant` (the zero-latency oracle).
+    pub migration: AxisSetting<crate::gc::migration::Migration>,
 }
+
+/// The GC axis keys of `[gc]`, which take `"scheme"` or a value of their axis.
+pub const GC_AXIS_KEYS: &[&str] = &[
+    "when",
+    "collect",
+    "preempt",
+    "merge",
+    "pipeline",
+    "suspend",
+    "planes",
+    "migration",
+];
 
 /// Host interface settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -412,6 +444,14 @@ idle_threshold = 0.0
 soft_threshold = 0.0
 hard_threshold = 0.0
 copyback = true
+when = "scheme"
+collect = "scheme"
+preempt = "scheme"
+merge = "scheme"
+pipeline = "scheme"
+suspend = "scheme"
+planes = "scheme"
+migration = "scheme"
 
 [host]
 queue_depth = 32
@@ -474,6 +514,10 @@ fn takes_unit(section: &str, key: &str) -> bool {
 fn compatible(section: &str, key: &str, expected: &toml::Value, got: &toml::Value) -> bool {
     use toml::Value as V;
     match (expected, got) {
+        // The on/off axes take true/false as well as "scheme".
+        (V::String(_), V::Boolean(_)) if section == "gc" && matches!(key, "merge" | "pipeline") => {
+            true
+        }
         (V::Float(_), V::Integer(_)) => true,
         (V::String(_) | V::Integer(_), V::String(_) | V::Integer(_))
             if takes_unit(section, key) =>
@@ -612,6 +656,26 @@ impl ConfigBuilder {
     }
 }
 
+/// Parses a GC axis key's value the way deserialisation will, so that the error names the key.
+fn check_axis_value(key: &str, v: &toml::Value) -> Result<(), String> {
+    use crate::gc::{migration::Migration, planes::Planes, preempt, when};
+    let text = match v {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Boolean(b) => b.to_string(),
+        other => return Err(format!("must be a string, not {}", toml_kind(other))),
+    };
+    match key {
+        "when" => text.parse::<AxisSetting<when::When>>().map(drop),
+        "collect" => text.parse::<AxisSetting<when::Collect>>().map(drop),
+        "preempt" => text.parse::<AxisSetting<preempt::PreemptMode>>().map(drop),
+        "merge" | "pipeline" => text.parse::<AxisSetting<Toggle>>().map(drop),
+        "suspend" => text.parse::<AxisSetting<preempt::Suspend>>().map(drop),
+        "planes" => text.parse::<AxisSetting<Planes>>().map(drop),
+        "migration" => text.parse::<AxisSetting<Migration>>().map(drop),
+        _ => Ok(()),
+    }
+}
+
 fn check_entry(
     known: &toml::Table,
     section: &str,
@@ -634,6 +698,9 @@ fn check_entry(
             "'{section}.{key}' must be {kind}, not {}",
             toml_kind(v)
         ));
+    }
+    if section == "gc" && GC_AXIS_KEYS.contains(&key) {
+        check_axis_value(key, v).map_err(|e| format!("'gc.{key}': {e}"))?;
     }
     // Strings that carry units are checked here so that the error names the key.
     if let toml::Value::String(s) = v {
@@ -869,7 +936,13 @@ impl Config {
                 self.precondition.overwrites
             ));
         }
+        crate::gc::schemes::GcAxes::resolve(&self.gc).map_err(ConfigError::invalid)?;
         Ok(())
+    }
+
+    /// The GC axes this configuration asks for (the named scheme with the axis keys' overrides).
+    pub fn gc_axes(&self) -> Result<crate::gc::schemes::GcAxes, String> {
+        crate::gc::schemes::GcAxes::resolve(&self.gc)
     }
 
     /// The configuration as TOML text (for `--dump-config` and reports).

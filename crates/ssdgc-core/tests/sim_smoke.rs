@@ -91,7 +91,7 @@ fn precondition_none_and_fill_work() {
 
 #[test]
 fn every_scheme_and_victim_policy_completes_with_checks() {
-    for scheme in ssdgc_core::gc::scheme::SCHEMES.iter().map(|(n, _)| *n) {
+    for scheme in ssdgc_core::gc::schemes::PRESETS.iter().map(|(n, _, _)| *n) {
         for victim in [
             "greedy",
             "rga:4",

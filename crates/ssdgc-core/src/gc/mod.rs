@@ -11,9 +11,16 @@
 //! die is then busy until the move ends, so nothing on that plane observes the intermediate state), an
 //! erase marks the block `Erasing` at dispatch and returns it to the free pool at completion.
 
+pub mod axis;
+pub mod compose;
+pub mod migration;
 pub mod pagc_plan;
+pub mod planes;
+pub mod preempt;
 pub mod scheme;
+pub mod schemes;
 pub mod victim;
+pub mod when;
 
 use crate::flash::check_multiplane;
 use crate::ftl::{Ftl, FtlError, Stream};

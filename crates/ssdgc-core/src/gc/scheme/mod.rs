@@ -1,25 +1,13 @@
-//! GC schemes: *when* GC operations run relative to host I/O.
+//! The interface between a GC scheme and the drive's per-die scheduler.
 //!
 //! The per-die scheduler asks the die's scheme what to do each time the die is free
 //! ([`GcScheme::next`]); the scheme answers with an [`Action`] and may start jobs through the
 //! [`DieContext`], which carries out every decision with the shared mechanism in [`crate::gc`].
-//! Schemes never touch the mapping themselves.
+//! Schemes never touch the mapping themselves. Every scheme is built from its axes
+//! ([`crate::gc::schemes`], [`crate::gc::compose::Composed`]).
 
-mod baseline;
-mod idle;
-mod pagc;
-mod pgc;
-mod superblock;
 #[cfg(test)]
-mod testing;
-mod zero;
-
-pub use baseline::Baseline;
-pub use idle::Idle;
-pub use pagc::{Join, Pagc};
-pub use pgc::{Features, Pgc, Suspend};
-pub use superblock::{superblock_drive, Superblock};
-pub use zero::Zero;
+pub(crate) mod testing;
 
 use std::collections::VecDeque;
 
@@ -197,128 +185,22 @@ pub struct SchemeStats {
     pub idle_jobs: u64,
 }
 
-/// The schemes `--gc` accepts: (name, description).
-pub const SCHEMES: &[(&str, &str)] = &[
-    (
-        "baseline",
-        "on-demand serial GC (NPGC): per-plane free-block trigger, GC before host I/O, non-preemptible, holds the die",
-    ),
-    (
-        "idle",
-        "idle-time GC: collects planes below gc.idle_threshold while the device queue is empty, preemptible between operations; on-demand at the threshold",
-    ),
-    (
-        "pagc-blind",
-        "B-PaGC: when a plane of a die collects, every plane of the die collects in parallel (multi-plane moves and erase)",
-    ),
-    (
-        "pagc-threshold",
-        "T-PaGC: a paired plane joins only if its free-page share is below gc.pagc_threshold",
-    ),
-    (
-        "pagc-cache",
-        "TC-PaGC: as T-PaGC, single-plane moves go through the DRAM buffer and are committed later with multi-plane programs",
-    ),
-    (
-        "superblock",
-        "plane-level superblock (PaGC paper §VII-E): the planes of a die read, write, map and collect as one, with multi-plane operations",
-    ),
-    (
-        "pgc-none",
-        "semi-preemptible GC: GC below gc.soft_threshold runs one page move at a time and host requests preempt it between moves; below gc.hard_threshold only reads do; a waiting write then makes the job finish first",
-    ),
-    (
-        "pgc-merge",
-        "pgc-none with merging: a preempting read of a page the GC job still has to move is served from the move's register (the page moves first)",
-    ),
-    (
-        "pgc-pipeline",
-        "pgc-none with pipelining: back-to-back GC moves overlap through the cache register (read hidden behind the previous program)",
-    ),
-    (
-        "pgc",
-        "PGC: semi-preemptible GC with merging and pipelining",
-    ),
-    (
-        "pgc-se",
-        "PGC+SE: pgc, and a preempting request suspends a GC erase in progress (timing.suspend)",
-    ),
-    (
-        "fpgc",
-        "F-PGC: pgc, and a preempting request suspends any GC operation in progress (timing.suspend)",
-    ),
-    (
-        "zero",
-        "zero-latency oracle: all GC bookkeeping, no GC time (the lower bound for every scheme)",
-    ),
-];
-
-/// The drive a scheme simulates: the configured one, except for `superblock`
-/// ([`superblock_drive`]).
+/// The drive a scheme simulates: the configured one, except with the plane-level superblock
+/// ([`crate::gc::planes::superblock::superblock_drive`]). An invalid GC configuration leaves the
+/// drive as configured (building the scheme reports the error).
 pub fn drive_for(cfg: &crate::config::Config) -> crate::config::Config {
-    if cfg.gc.scheme == "superblock" {
-        superblock_drive(cfg)
-    } else {
-        cfg.clone()
+    match crate::gc::schemes::GcAxes::resolve(&cfg.gc) {
+        Ok(a) if a.planes == crate::gc::planes::Planes::Superblock => {
+            crate::gc::planes::superblock::superblock_drive(cfg)
+        }
+        _ => cfg.clone(),
     }
 }
 
-/// Builds a scheme by name.
+/// Builds the scheme `name` for the drive of `cfg`, with `cfg`'s axis overrides.
 pub fn build(name: &str, cfg: &crate::config::Config) -> Result<Box<dyn GcScheme>, String> {
-    match name {
-        "baseline" => Ok(Box::new(Baseline)),
-        "zero" => Ok(Box::new(Zero)),
-        "superblock" => Ok(Box::new(Superblock)),
-        "idle" => Ok(Box::new(Idle::new(cfg))),
-        "pgc-none" => Ok(Box::new(Pgc::new(cfg, Features::default()))),
-        "pgc-merge" => Ok(Box::new(Pgc::new(
-            cfg,
-            Features {
-                merge: true,
-                ..Features::default()
-            },
-        ))),
-        "pgc-pipeline" => Ok(Box::new(Pgc::new(
-            cfg,
-            Features {
-                pipeline: true,
-                ..Features::default()
-            },
-        ))),
-        "pgc" => Ok(Box::new(Pgc::new(
-            cfg,
-            Features {
-                merge: true,
-                pipeline: true,
-                ..Features::default()
-            },
-        ))),
-        "pgc-se" => Ok(Box::new(Pgc::new(
-            cfg,
-            Features {
-                merge: true,
-                pipeline: true,
-                suspend: Suspend::Erase,
-            },
-        ))),
-        "fpgc" => Ok(Box::new(Pgc::new(
-            cfg,
-            Features {
-                merge: true,
-                pipeline: true,
-                suspend: Suspend::All,
-            },
-        ))),
-        "pagc-blind" => Ok(Box::new(Pagc::new(Join::Blind, cfg))),
-        "pagc-threshold" => Ok(Box::new(Pagc::new(Join::Threshold, cfg))),
-        "pagc-cache" => Ok(Box::new(Pagc::new(Join::Cache, cfg))),
-        _ => Err(format!(
-            "unknown GC scheme '{name}' (known: {})",
-            SCHEMES
-                .iter()
-                .map(|(n, _)| *n)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
-    }
+    let mut gc = cfg.gc.clone();
+    gc.scheme = name.to_string();
+    let axes = crate::gc::schemes::GcAxes::resolve(&gc)?;
+    Ok(Box::new(crate::gc::compose::Composed::new(axes, cfg)))
 }

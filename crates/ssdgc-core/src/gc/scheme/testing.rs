@@ -46,6 +46,11 @@ pub(crate) fn fill_plane0(ftl: &mut Ftl, free: u32) {
     }
 }
 
+/// The scheme `name` for the drive of `cfg`.
+pub(crate) fn scheme(name: &str, cfg: &Config) -> Box<dyn GcScheme> {
+    super::build(name, cfg).expect("a known scheme")
+}
+
 /// One decision of `scheme` for die 0 with `queue` waiting and `jobs` in progress.
 pub(crate) fn decide(
     scheme: &mut dyn GcScheme,

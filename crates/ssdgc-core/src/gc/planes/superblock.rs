@@ -7,15 +7,14 @@
 //! each die becomes one plane whose pages are `planes_per_die` times larger (one super-page: the
 //! same page offset in the same block of every plane) with unchanged read, program and erase
 //! latencies (a multi-plane operation costs one operation) and a channel transfer as long as the
-//! super-page. GC then runs as in the baseline, on super-blocks. Requests smaller than a super-page
+//! super-page. GC then runs on super-blocks as the trigger and preemption axes say (on demand and
+//! held, in the paper). Requests smaller than a super-page
 //! still program a whole super-page — the access-pattern sensitivity the paper reports for
 //! small random writes. The report's `drive` section describes the transformed drive.
 //!
 //! When not to use it: to study plane-level scheduling; every plane of a die is always busy with the
 //! same operation here.
 
-use super::baseline::Baseline;
-use super::{Action, DieContext, GcScheme};
 use crate::config::{ByteSize, Config};
 
 /// The drive a plane-level superblock FTL sees: one plane per die, super-pages of
@@ -26,14 +25,4 @@ pub fn superblock_drive(cfg: &Config) -> Config {
     c.geometry.page_size = ByteSize(cfg.geometry.page_size.0 * p);
     c.geometry.planes_per_die = 1;
     c
-}
-
-/// Baseline GC on super-blocks.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Superblock;
-
-impl GcScheme for Superblock {
-    fn next(&mut self, cx: &mut DieContext<'_>) -> Action {
-        Baseline.next(cx)
-    }
 }

@@ -6,7 +6,8 @@
 //! outstanding on any die): a plane whose free-block share is below a *background* level
 //! (`gc.idle_threshold`, default twice `gc.threshold`) collects, one job at a time, one operation at
 //! a time, so a request arriving in the middle is served before the job's next operation (the job
-//! is suspended between page moves, never inside one). When idle time is too short and a plane
+//! is suspended between page moves, never inside one) — with `gc.preempt = "ops"`, the scheme's
+//! default; with `gc.preempt = "none"` an idle job runs to its erase once started. When idle time is too short and a plane
 //! still reaches the normal threshold, a write to it collects on demand first, holding the die, as
 //! the baseline does.
 //!
@@ -16,10 +17,11 @@
 //! When not to use it: for sustained workloads with no idle time (it degenerates to the baseline),
 //! or to study GC that competes with host I/O while requests are queued.
 
-use super::{Action, DieContext, GcScheme, SchemeStats};
-use crate::config::Config;
+use super::Trigger;
+use crate::gc::compose::Axes;
+use crate::gc::scheme::{Action, DieContext, QueuedTxn, SchemeStats};
 
-/// GC in device idle time, preemptible between operations, plus on-demand GC at the threshold.
+/// GC in device idle time, plus on-demand GC at the threshold.
 #[derive(Clone, Debug)]
 pub struct Idle {
     /// Free-page share below which a plane collects in idle time.
@@ -31,29 +33,30 @@ pub struct Idle {
 }
 
 impl Idle {
-    /// An idle-time scheme for the drive of `cfg`.
-    pub fn new(cfg: &Config) -> Self {
+    /// An idle-time trigger collecting below the free share `background` (`gc.idle_threshold`).
+    pub fn new(background: f64, pages_per_block: u32) -> Self {
         Idle {
-            background: cfg.idle_threshold(),
-            pages_per_block: cfg.geometry.pages_per_block,
+            background,
+            pages_per_block,
             quiet: Vec::new(),
             stats: SchemeStats::default(),
         }
     }
 }
 
-impl GcScheme for Idle {
-    fn next(&mut self, cx: &mut DieContext<'_>) -> Action {
+impl Trigger for Idle {
+    fn next(&mut self, cx: &mut DieContext<'_>, gc: &mut Axes) -> Action {
         let die = cx.die as usize;
         if self.quiet.len() <= die {
             self.quiet.resize(die + 1, false);
         }
         if let Some(&head) = cx.queue().front() {
             if head.write && cx.ftl().needs_gc(head.plane) {
+                // On demand: the write needs the space now; the job runs to its erase.
                 if !cx.jobs().is_empty() {
                     return Action::GcJob(0);
                 }
-                if let Some(j) = cx.start_job(head.plane) {
+                if let Some(j) = gc.start(cx, head.plane) {
                     return Action::GcJob(j);
                 }
             }
@@ -62,6 +65,9 @@ impl GcScheme for Idle {
             }
             if !cx.jobs().is_empty() {
                 self.stats.preemptions += 1;
+                if let Some(a) = gc.merge(cx, 0, 0) {
+                    return a;
+                }
             }
             return Action::Host(0);
         }
@@ -69,12 +75,11 @@ impl GcScheme for Idle {
             return Action::Idle;
         }
         if !cx.jobs().is_empty() {
-            return Action::Gc(0);
+            return gc.run(0);
         }
         if self.quiet[die] {
             return Action::Idle;
         }
-        // The plane with the least free space below the background level first.
         let mut planes: Vec<(u64, u32)> = cx
             .planes()
             .filter(|&p| cx.ftl().needs_gc(p) || cx.ftl().free_share(p) < self.background)
@@ -82,15 +87,19 @@ impl GcScheme for Idle {
             .collect();
         planes.sort_unstable();
         for (_, p) in planes {
-            if let Some(j) = cx.start_job(p) {
+            if let Some(j) = gc.start(cx, p) {
                 self.stats.idle_jobs += 1;
                 if cx.jobs()[j].valid_at_pick >= self.pages_per_block {
                     self.quiet[die] = true;
                 }
-                return Action::Gc(j);
+                return gc.run(j);
             }
         }
         Action::Idle
+    }
+
+    fn may_preempt(&self, _cx: &DieContext<'_>, _t: &QueuedTxn) -> bool {
+        true
     }
 
     fn stats(&self) -> SchemeStats {
@@ -100,10 +109,10 @@ impl GcScheme for Idle {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::config::Config;
     use crate::ftl::Ftl;
     use crate::gc::scheme::testing::{self, fill_plane0, small_die};
-    use crate::gc::scheme::QueuedTxn;
+    use crate::gc::scheme::{Action, GcScheme, QueuedTxn};
     use crate::gc::GcJob;
 
     fn drive() -> (Config, Ftl) {
@@ -111,13 +120,13 @@ mod tests {
     }
 
     fn decide(
-        s: &mut Idle,
+        s: &mut Box<dyn GcScheme>,
         ftl: &mut Ftl,
         queue: &[QueuedTxn],
         jobs: &mut Vec<GcJob>,
         device_idle: bool,
     ) -> Action {
-        testing::decide(s, ftl, queue, jobs, device_idle)
+        testing::decide(s.as_mut(), ftl, queue, jobs, device_idle)
     }
 
     const W0: QueuedTxn = QueuedTxn {
@@ -131,7 +140,7 @@ mod tests {
         let (cfg, mut ftl) = drive();
         // Above the threshold (7 blocks) but below the background level.
         fill_plane0(&mut ftl, 10);
-        let mut s = Idle::new(&cfg);
+        let mut s = testing::scheme("idle", &cfg);
         let mut jobs = Vec::new();
         // Another die still has work: no GC.
         assert_eq!(
@@ -145,13 +154,13 @@ mod tests {
             Action::Gc(0)
         );
         assert_eq!(jobs.len(), 1);
-        assert_eq!(s.stats.idle_jobs, 1);
+        assert_eq!(s.stats().idle_jobs, 1);
         // A request arrives: it goes first, the job waits.
         assert_eq!(
             decide(&mut s, &mut ftl, &[W0], &mut jobs, false),
             Action::Host(0)
         );
-        assert_eq!(s.stats.preemptions, 1);
+        assert_eq!(s.stats().preemptions, 1);
         // Busy device, job pending, nothing queued here: wait.
         assert_eq!(
             decide(&mut s, &mut ftl, &[], &mut jobs, false),
@@ -163,12 +172,12 @@ mod tests {
     fn a_write_below_the_threshold_collects_on_demand() {
         let (cfg, mut ftl) = drive();
         fill_plane0(&mut ftl, 5);
-        let mut s = Idle::new(&cfg);
+        let mut s = testing::scheme("idle", &cfg);
         let mut jobs = Vec::new();
         assert_eq!(
             decide(&mut s, &mut ftl, &[W0], &mut jobs, false),
             Action::GcJob(0)
         );
-        assert_eq!(s.stats.idle_jobs, 0);
+        assert_eq!(s.stats().idle_jobs, 0);
     }
 }

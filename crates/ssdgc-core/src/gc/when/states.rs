@@ -1,5 +1,5 @@
-//! Semi-preemptible GC with soft and hard thresholds (`pgc-none`, `pgc-merge`, `pgc-pipeline`,
-//! `pgc`): Lee, Kim, Shipman, Oral, Kim,
+//! The `states` trigger: semi-preemptible GC with soft and hard thresholds (the schemes `pgc-none`,
+//! `pgc-merge`, `pgc-pipeline`, `pgc`, `pgc-se`, `fpgc`): Lee, Kim, Shipman, Oral, Kim,
 //! "Preemptible I/O Scheduling of Garbage Collection for Solid State Drives", IEEE TCAD 32(2), 2013
 //! (`preemptible-gc.txt`), §III-A (preemption point B), §III-B (merging), §III-C (pipelining) and
 //! §III-D (states S0–S3).
@@ -25,7 +25,8 @@
 //! blocks. Since writes to a plane below `T_hard` wait for GC, and every job gains the victim's
 //! invalid pages, the plane never runs out of free blocks.
 //!
-//! Variants (one [`Features`] each):
+//! The preemption axis ([`crate::gc::preempt`]) gives the variants; with `gc.preempt = "none"` a
+//! job started below `T_soft` runs held to its erase (early, non-preemptible GC). The named schemes:
 //!
 //! - `pgc-none`: preemption point B only;
 //! - `pgc-merge` (§III-B): a preempting read of a page the job still has to move is *merged*: that
@@ -51,7 +52,7 @@
 //!
 //! Preemption point A (§III-A) comes with pipelining: a write that may preempt, arriving while a page
 //! move is still reading, stops the move after its read; the page waits in the register while host
-//! work runs, and the move's program (`cmd + t_PROG`) follows ([`Interrupt::AfterRead`]). Without
+//! work runs, and the move's program (`cmd + t_PROG`) follows ([`crate::gc::scheme::Interrupt::AfterRead`]). Without
 //! pipelining a request waits for the move in progress (point B only).
 //!
 //! A die runs at most one job at a time. The die's state (its worst plane's) is sampled at each of
@@ -60,38 +61,15 @@
 //! When not to use it: to model a drive whose GC cannot be interrupted (use `baseline`), or a flash
 //! part without suspend commands (use `pgc` rather than `pgc-se` / `fpgc`).
 
-use super::{Action, DieContext, GcScheme, Interrupt, SchemeStats};
-use crate::config::Config;
+use super::Trigger;
+use crate::gc::compose::Axes;
+use crate::gc::preempt::PreemptMode;
+use crate::gc::scheme::{Action, DieContext, QueuedTxn, SchemeStats};
 use crate::units::SimTime;
 
-/// What a PGC variant adds to semi-preemptible GC.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Features {
-    /// Merging (§III-B): a preempting read of a page the job still has to move is served from the
-    /// move's page register ([`Action::Merge`]), that page moving first.
-    pub merge: bool,
-    /// Pipelining (§III-C): back-to-back moves overlap through the cache register.
-    pub pipeline: bool,
-    /// Which flash operations in progress a preempting request suspends (§IV).
-    pub suspend: Suspend,
-}
-
-/// Suspension of GC operations in progress (F-PGC, §IV).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Suspend {
-    /// None: a request waits for the operation in progress (PGC).
-    #[default]
-    Nothing,
-    /// Erases only (PGC+SE).
-    Erase,
-    /// Erases and page moves — their read and program (F-PGC).
-    All,
-}
-
-/// Semi-preemptible GC with states S0–S3.
+/// The states trigger: soft and hard thresholds, states S0–S3.
 #[derive(Clone, Debug)]
-pub struct Pgc {
-    features: Features,
+pub struct States {
     soft: u32,
     hard: u32,
     pages_per_block: u32,
@@ -110,15 +88,14 @@ struct DieState {
     quiet: bool,
 }
 
-impl Pgc {
-    /// A semi-preemptible scheme for the drive of `cfg`.
-    pub fn new(cfg: &Config, features: Features) -> Self {
-        let (soft, hard) = cfg.pgc_threshold_blocks();
-        Pgc {
-            features,
+impl States {
+    /// A states trigger with `T_soft = soft` and `T_hard = hard` free blocks per plane
+    /// ([`crate::config::Config::pgc_threshold_blocks`]).
+    pub fn new(soft: u32, hard: u32, pages_per_block: u32) -> Self {
+        States {
             soft,
             hard,
-            pages_per_block: cfg.geometry.pages_per_block,
+            pages_per_block,
             dies: Vec::new(),
             stats: SchemeStats::default(),
         }
@@ -138,13 +115,14 @@ impl Pgc {
 
     /// The first queued transaction allowed to run before GC: reads, and writes to planes not in S2.
     fn first_preempting(&self, cx: &DieContext<'_>) -> Option<usize> {
-        cx.queue()
-            .iter()
-            .position(|t| !t.write || self.plane_state(cx, t.plane) < 2)
+        cx.queue().iter().position(|t| self.may_preempt(cx, t))
     }
 
     /// Decides with job `j` in progress.
-    fn with_job(&mut self, cx: &mut DieContext<'_>, j: usize) -> (Action, u8) {
+    fn with_job(&mut self, cx: &mut DieContext<'_>, gc: &Axes, j: usize) -> (Action, u8) {
+        if gc.preempt.mode == PreemptMode::None {
+            return (Action::GcJob(j), self.die_state(cx));
+        }
         let p = cx.jobs()[j].plane;
         if self.plane_state(cx, p) == 2 && cx.queue().iter().any(|t| t.write && t.plane == p) {
             // S3: finish this job with nothing preempting, then serve the write.
@@ -157,8 +135,8 @@ impl Pgc {
             if cx.queue()[i].write {
                 self.dies[cx.die as usize].quiet = false;
             }
-            if self.features.merge && cx.can_merge(i, j) {
-                return (Action::Merge { txn: i, job: j }, self.die_state(cx));
+            if let Some(a) = gc.merge(cx, i, j) {
+                return (a, self.die_state(cx));
             }
             return (Action::Host(i), self.die_state(cx));
         }
@@ -172,10 +150,10 @@ impl Pgc {
             .unwrap_or(0)
     }
 
-    fn decide(&mut self, cx: &mut DieContext<'_>) -> (Action, u8) {
+    fn decide(&mut self, cx: &mut DieContext<'_>, gc: &mut Axes) -> (Action, u8) {
         let die = cx.die as usize;
         if !cx.jobs().is_empty() {
-            return self.with_job(cx, 0);
+            return self.with_job(cx, gc, 0);
         }
         if let Some(p) = self.dies[die].owed.take() {
             if cx.ftl().free_blocks(p) >= 2 {
@@ -193,11 +171,11 @@ impl Pgc {
                 .collect();
             below.sort_unstable();
             for (_, p) in below {
-                if let Some(j) = cx.start_job(p) {
+                if let Some(j) = gc.start(cx, p) {
                     if cx.queue().is_empty() && cx.jobs()[j].valid_at_pick >= self.pages_per_block {
                         self.dies[die].quiet = true;
                     }
-                    return self.with_job(cx, j);
+                    return self.with_job(cx, gc, j);
                 }
             }
         }
@@ -213,41 +191,23 @@ impl Pgc {
     }
 }
 
-impl GcScheme for Pgc {
-    fn next(&mut self, cx: &mut DieContext<'_>) -> Action {
+impl Trigger for States {
+    fn next(&mut self, cx: &mut DieContext<'_>, gc: &mut Axes) -> Action {
         let die = cx.die as usize;
         if self.dies.len() <= die {
             self.dies.resize(die + 1, DieState::default());
         }
         let d = self.dies[die];
         self.stats.state_time[d.state as usize] += cx.now.saturating_sub(d.since);
-        let (action, state) = self.decide(cx);
+        let (action, state) = self.decide(cx, gc);
         let d = &mut self.dies[die];
         d.since = cx.now;
         d.state = state;
         action
     }
 
-    fn pipelined(&self) -> bool {
-        self.features.pipeline
-    }
-
-    fn interrupts(&mut self, cx: &DieContext<'_>, op: &crate::gc::GcOp) -> Option<Interrupt> {
-        self.first_preempting(cx)?;
-        let suspend = match self.features.suspend {
-            Suspend::Nothing => false,
-            Suspend::Erase => op.is_erase(),
-            Suspend::All => true,
-        };
-        if suspend {
-            return Some(Interrupt::Suspend);
-        }
-        // Point A: only for a write, only with pipelining (the cache register holds the GC page).
-        let write_waits = cx
-            .queue()
-            .iter()
-            .any(|t| t.write && self.plane_state(cx, t.plane) < 2);
-        (self.features.pipeline && write_waits && !op.is_erase()).then_some(Interrupt::AfterRead)
+    fn may_preempt(&self, cx: &DieContext<'_>, t: &QueuedTxn) -> bool {
+        !t.write || self.plane_state(cx, t.plane) < 2
     }
 
     fn stats(&self) -> SchemeStats {
@@ -257,18 +217,23 @@ impl GcScheme for Pgc {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::config::Config;
     use crate::ftl::Ftl;
     use crate::gc::scheme::testing::{self, fill_plane0, small_die};
-    use crate::gc::scheme::QueuedTxn;
+    use crate::gc::scheme::{Action, GcScheme, QueuedTxn};
 
     /// One die of two planes, 32 blocks of 8 pages each; T_soft 7 blocks, T_hard 4.
     fn drive() -> (Config, Ftl) {
         small_die(&["gc.hard_threshold=0.1"])
     }
 
-    fn decide(s: &mut Pgc, ftl: &mut Ftl, queue: &[QueuedTxn], jobs: &mut Vec<GcJob>) -> Action {
-        testing::decide(s, ftl, queue, jobs, false)
+    fn decide(
+        s: &mut Box<dyn GcScheme>,
+        ftl: &mut Ftl,
+        queue: &[QueuedTxn],
+        jobs: &mut Vec<GcJob>,
+    ) -> Action {
+        testing::decide(s.as_mut(), ftl, queue, jobs, false)
     }
 
     use crate::gc::GcJob;
@@ -298,7 +263,7 @@ mod tests {
     #[test]
     fn s0_serves_host_and_starts_no_gc() {
         let (cfg, mut ftl) = drive();
-        let mut s = Pgc::new(&cfg, Features::default());
+        let mut s = testing::scheme("pgc-none", &cfg);
         let mut jobs = Vec::new();
         assert_eq!(decide(&mut s, &mut ftl, &[W0], &mut jobs), Action::Host(0));
         assert_eq!(decide(&mut s, &mut ftl, &[], &mut jobs), Action::Idle);
@@ -309,7 +274,7 @@ mod tests {
     fn s1_gc_starts_and_every_request_preempts_it() {
         let (cfg, mut ftl) = drive();
         fill_plane0(&mut ftl, 5);
-        let mut s = Pgc::new(&cfg, Features::default());
+        let mut s = testing::scheme("pgc-none", &cfg);
         let mut jobs = Vec::new();
         // A write preempts the job it starts (point B comes before its first move).
         assert_eq!(decide(&mut s, &mut ftl, &[W0], &mut jobs), Action::Host(0));
@@ -317,15 +282,15 @@ mod tests {
         assert_eq!(decide(&mut s, &mut ftl, &[R0], &mut jobs), Action::Host(0));
         // Nothing queued: the job runs one operation, not the whole job.
         assert_eq!(decide(&mut s, &mut ftl, &[], &mut jobs), Action::Gc(0));
-        assert_eq!(s.stats.preemptions, 2);
-        assert_eq!(s.stats.s3_holds, 0);
+        assert_eq!(s.stats().preemptions, 2);
+        assert_eq!(s.stats().s3_holds, 0);
     }
 
     #[test]
     fn s2_only_reads_and_other_planes_preempt_and_a_waiting_write_holds() {
         let (cfg, mut ftl) = drive();
         fill_plane0(&mut ftl, 3);
-        let mut s = Pgc::new(&cfg, Features::default());
+        let mut s = testing::scheme("pgc-none", &cfg);
         let mut jobs = Vec::new();
         // Reads of the S2 plane and writes to a plane in S0 preempt; the queue order is kept among them.
         assert_eq!(
@@ -339,7 +304,7 @@ mod tests {
             decide(&mut s, &mut ftl, &[W0, R0], &mut jobs),
             Action::GcJob(0)
         );
-        assert_eq!(s.stats.s3_holds, 1);
+        assert_eq!(s.stats().s3_holds, 1);
         // The job is done: the waiting write goes next, ahead of a new job.
         jobs.clear();
         assert_eq!(

@@ -16,14 +16,14 @@
 //!   work, or before serving host work once a block's worth per plane is buffered — with
 //!   multi-plane programs where two or more planes have buffered pages.
 //!
-//! Otherwise it behaves as the baseline: the trigger is the plane's own threshold, GC runs before the
-//! host write that needs it, and a job holds the die until its erase.
+//! This is the *planes* axis: it decides which planes collect together when one plane starts a job.
+//! When GC runs is the trigger's (the paper's schemes are on demand, before the host write that needs
+//! it, a job holding the die until its erase); PaGC combines with the other triggers and with
+//! preemption too.
 //!
-//! When not to use it: on dies with one plane (nothing to pair), or to model GC that is preemptible
-//! or runs in idle time.
+//! When not to use it: on dies with one plane (nothing to pair).
 
-use super::{Action, DieContext, GcScheme};
-use crate::config::Config;
+use crate::gc::scheme::DieContext;
 
 /// Which planes join a parallel GC.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,57 +40,46 @@ pub enum Join {
 #[derive(Clone, Debug)]
 pub struct Pagc {
     join: Join,
+    /// Free-page share below which a paired plane joins (T-PaGC, TC-PaGC).
     threshold: f64,
     /// Buffered pages per die above which the buffer is committed before host work.
     buffer_cap: u32,
+    /// Scratch list of the planes of a job.
     planes: Vec<u32>,
 }
 
 impl Pagc {
-    /// A PaGC scheme for the drive of `cfg`.
-    pub fn new(join: Join, cfg: &Config) -> Self {
+    /// Joining by `join`, paired planes joining below the free-page share `threshold`, on dies of
+    /// `planes_per_die` planes of `pages_per_block`-page blocks.
+    pub fn new(join: Join, threshold: f64, planes_per_die: u32, pages_per_block: u32) -> Self {
         Pagc {
             join,
-            threshold: cfg.pagc_threshold(),
-            buffer_cap: cfg.geometry.pages_per_block * cfg.geometry.planes_per_die,
-            planes: Vec::with_capacity(cfg.geometry.planes_per_die as usize),
+            threshold,
+            buffer_cap: pages_per_block * planes_per_die,
+            planes: Vec::with_capacity(planes_per_die as usize),
         }
     }
-}
 
-impl GcScheme for Pagc {
-    fn next(&mut self, cx: &mut DieContext<'_>) -> Action {
-        if !cx.jobs().is_empty() {
-            return Action::GcJob(0);
-        }
-        let cache = self.join == Join::Cache;
-        let Some(&head) = cx.queue().front() else {
-            return if cache && cx.can_flush() {
-                Action::Flush
-            } else {
-                Action::Idle
-            };
-        };
-        if cache && cx.buffered_pages() >= self.buffer_cap && cx.can_flush() {
-            return Action::Flush;
-        }
-        if head.write && cx.ftl().needs_gc(head.plane) {
-            self.planes.clear();
-            self.planes.push(head.plane);
-            for p in cx.planes() {
-                if p != head.plane
-                    && (self.join == Join::Blind || cx.ftl().free_share(p) < self.threshold)
-                {
-                    self.planes.push(p);
-                }
-            }
-            let planes = std::mem::take(&mut self.planes);
-            let started = cx.start_parallel_job(&planes, cache);
-            self.planes = planes;
-            if let Some(j) = started {
-                return Action::GcJob(j);
+    /// Starts a parallel job for `plane` and the planes of its die that join; returns its index.
+    pub fn start(&mut self, cx: &mut DieContext<'_>, plane: u32) -> Option<usize> {
+        self.planes.clear();
+        self.planes.push(plane);
+        for p in cx.planes() {
+            if p != plane && (self.join == Join::Blind || cx.ftl().free_share(p) < self.threshold) {
+                self.planes.push(p);
             }
         }
-        Action::Host(0)
+        let planes = std::mem::take(&mut self.planes);
+        let started = cx.start_parallel_job(&planes, self.join == Join::Cache);
+        self.planes = planes;
+        started
+    }
+
+    /// TC-PaGC: the die commits its buffered pages now — when it has no host work, or before host
+    /// work once a block's worth per plane is buffered — if some plane can.
+    pub fn wants_flush(&self, cx: &DieContext<'_>) -> bool {
+        self.join == Join::Cache
+            && (cx.queue().is_empty() || cx.buffered_pages() >= self.buffer_cap)
+            && cx.can_flush()
     }
 }

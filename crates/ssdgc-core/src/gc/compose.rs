@@ -1,0 +1,124 @@
+//! One GC scheme built from its axes: the trigger decides, the other axes shape its decisions.
+//!
+//! [`Composed`] is the [`GcScheme`] the drive's per-die scheduler asks. Before the trigger it lets
+//! the planes axis commit DRAM-buffered GC pages (TC-PaGC); the trigger ([`Trigger::next`]) then
+//! chooses the action, starting jobs through [`Axes::start`] (the planes axis) and running them
+//! through [`Axes::run`] (held, or one operation at a time, by the preemption axis). Suspension and
+//! point A are answered from the preemption axis with the trigger's rule of who may preempt.
+
+use super::migration::Migration;
+use super::planes::pagc::{Join, Pagc};
+use super::planes::{PlaneMode, Planes};
+use super::preempt::{merge, pipeline, PreemptMode, Preemption};
+use super::scheme::{Action, DieContext, GcScheme, Interrupt, SchemeStats};
+use super::schemes::GcAxes;
+use super::when::idle::Idle;
+use super::when::on_demand::OnDemand;
+use super::when::states::States;
+use super::when::{Trigger, When};
+use super::GcOp;
+use crate::config::Config;
+
+/// The axes a trigger works with.
+#[derive(Clone, Debug)]
+pub struct Axes {
+    /// Preemption and its capabilities.
+    pub preempt: Preemption,
+    /// Which planes collect together.
+    pub planes: PlaneMode,
+    /// How pages move.
+    pub migration: Migration,
+}
+
+impl Axes {
+    /// Starts a job for `plane` (and the planes that join it, by the planes axis); returns its
+    /// index on the die.
+    pub fn start(&mut self, cx: &mut DieContext<'_>, plane: u32) -> Option<usize> {
+        self.planes.start(cx, plane)
+    }
+
+    /// Runs job `j`: held to its erase, or its next operation only (a preemption point after it).
+    pub fn run(&self, j: usize) -> Action {
+        match self.preempt.mode {
+            PreemptMode::None => Action::GcJob(j),
+            PreemptMode::Ops => Action::Gc(j),
+        }
+    }
+
+    /// Queued read `txn` merged into job `job`, when merging is on and applies.
+    pub fn merge(&self, cx: &DieContext<'_>, txn: usize, job: usize) -> Option<Action> {
+        merge::action(self.preempt.merge, cx, txn, job)
+    }
+}
+
+/// A GC scheme made of a trigger and the other axes.
+pub struct Composed {
+    trigger: Box<dyn Trigger>,
+    axes: Axes,
+}
+
+impl Composed {
+    /// The scheme of `axes` for the drive of `cfg` (thresholds and sizes from `cfg`).
+    pub fn new(axes: GcAxes, cfg: &Config) -> Composed {
+        let g = &cfg.geometry;
+        let trigger: Box<dyn Trigger> = match axes.when {
+            When::OnDemand => Box::new(OnDemand::new(axes.collect)),
+            When::Idle => Box::new(Idle::new(cfg.idle_threshold(), g.pages_per_block)),
+            When::States => {
+                let (soft, hard) = cfg.pgc_threshold_blocks();
+                Box::new(States::new(soft, hard, g.pages_per_block))
+            }
+        };
+        let join = match axes.planes {
+            Planes::Serial | Planes::Superblock => None,
+            Planes::PagcBlind => Some(Join::Blind),
+            Planes::PagcThreshold => Some(Join::Threshold),
+            Planes::PagcCache => Some(Join::Cache),
+        };
+        let planes = match join {
+            None => PlaneMode::Serial,
+            Some(j) => PlaneMode::Pagc(Pagc::new(
+                j,
+                cfg.pagc_threshold(),
+                g.planes_per_die,
+                g.pages_per_block,
+            )),
+        };
+        Composed {
+            trigger,
+            axes: Axes {
+                preempt: axes.preempt,
+                planes,
+                migration: axes.migration,
+            },
+        }
+    }
+}
+
+impl GcScheme for Composed {
+    fn next(&mut self, cx: &mut DieContext<'_>) -> Action {
+        if cx.jobs().is_empty() && self.axes.planes.wants_flush(cx) {
+            return Action::Flush;
+        }
+        self.trigger.next(cx, &mut self.axes)
+    }
+
+    fn pipelined(&self) -> bool {
+        self.axes.preempt.pipeline
+    }
+
+    fn interrupts(&mut self, cx: &DieContext<'_>, op: &GcOp) -> Option<Interrupt> {
+        let may = |t: &super::scheme::QueuedTxn| self.trigger.may_preempt(cx, t);
+        if !cx.queue().iter().any(may) {
+            return None;
+        }
+        if self.axes.preempt.suspend.applies(op) {
+            return Some(Interrupt::Suspend);
+        }
+        pipeline::point_a(self.axes.preempt.pipeline, cx, op, may)
+    }
+
+    fn stats(&self) -> SchemeStats {
+        self.trigger.stats()
+    }
+}

@@ -1,0 +1,59 @@
+//! The *when* axis: when GC runs relative to host I/O on a die, and how much one invocation
+//! collects.
+//!
+//! A trigger owns the die's scheduling decision ([`Trigger::next`]): it looks at the die's queue,
+//! its jobs and its planes' free space, starts jobs through the planes axis
+//! ([`super::compose::Axes::start`]) and answers with an [`Action`]. The other axes shape what it
+//! does: whether a job runs held or one operation at a time (preemption), which planes collect
+//! together (planes), how pages move (migration).
+//!
+//! | value | trigger | file |
+//! |---|---|---|
+//! | `on-demand` | a host write to a plane below `gc.threshold` collects first (baseline, PaGC) | [`on_demand`] |
+//! | `idle` | in idle time (device queue empty) below `gc.idle_threshold`, on demand at the threshold | [`idle`] |
+//! | `states` | soft/hard thresholds and states S0–S3 of the preemptible-GC paper (§III-D) | [`states`] |
+
+pub mod idle;
+pub mod on_demand;
+pub mod states;
+
+use super::axis::axis_enum;
+use super::compose::Axes;
+use super::scheme::{Action, DieContext, QueuedTxn, SchemeStats};
+
+axis_enum!(
+    /// When GC runs (`gc.when`).
+    When, "gc.when", {
+        /// A write about to use a plane below the threshold collects first.
+        OnDemand = "on-demand",
+        /// In idle time, and on demand at the threshold.
+        Idle = "idle",
+        /// Soft and hard thresholds, states S0–S3.
+        States = "states",
+    }
+);
+
+axis_enum!(
+    /// How much one on-demand invocation collects (`gc.collect`).
+    Collect, "gc.collect", {
+        /// Victim after victim while the triggering write's plane is below the threshold.
+        Restore = "restore",
+        /// One victim; the write that triggered it is served before the plane collects again.
+        One = "one",
+    }
+);
+
+/// A value of the *when* axis: decides what a free die does next.
+pub trait Trigger: Send {
+    /// Decides the die's next action, using the other axes in `gc`.
+    fn next(&mut self, cx: &mut DieContext<'_>, gc: &mut Axes) -> Action;
+
+    /// Whether queued transaction `t` may run ahead of a preemptible GC job on its die (and so may
+    /// suspend its operation in progress, where suspension is on).
+    fn may_preempt(&self, cx: &DieContext<'_>, t: &QueuedTxn) -> bool;
+
+    /// Counters the trigger keeps about its decisions.
+    fn stats(&self) -> SchemeStats {
+        SchemeStats::default()
+    }
+}
