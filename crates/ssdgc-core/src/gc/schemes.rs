@@ -236,7 +236,8 @@ mod tests {
 
     #[test]
     fn meaningless_combinations_are_rejected_with_the_key() {
-        let cases: &[(&str, fn(&mut GcConfig), &str)] = &[
+        type Case = (&'static str, fn(&mut GcConfig), &'static str);
+        let cases: &[Case] = &[
             (
                 "baseline",
                 |g| g.suspend = AxisSetting::Set(Suspend::All),
