@@ -5,7 +5,8 @@
 //!
 //! `gc.collect` says how much one trigger collects: `restore` (victim after victim while the
 //! triggering write's plane is below the threshold, the write waiting throughout) or `one` (one
-//! victim, then the write is served; the next write to a plane below the threshold triggers again).
+//! victim, then the write is served — unless the plane is down to its last two free blocks — and the
+//! next write to a plane below the threshold triggers again).
 //!
 //! With an on-demand trigger the write that triggered a job waits for all of it, so the job runs
 //! held to its erase: preemption needs a trigger that starts GC before it is needed (`idle`,
@@ -17,6 +18,9 @@ use super::{Collect, Trigger};
 use crate::gc::compose::Axes;
 use crate::gc::migration::{instant, Migration};
 use crate::gc::scheme::{Action, DieContext, QueuedTxn};
+
+/// Free blocks a plane must have for a write owed by `collect = one` to go before more GC.
+const OWED_FLOOR: u32 = 2;
 
 /// The on-demand trigger.
 #[derive(Clone, Debug)]
@@ -48,7 +52,10 @@ impl Trigger for OnDemand {
         if self.owed.len() <= die {
             self.owed.resize(die + 1, false);
         }
-        if std::mem::take(&mut self.owed[die]) {
+        // One victim per trigger: the write that triggered it goes next — unless the plane is down
+        // to its last free blocks (a victim full of valid pages gains nothing), when it collects
+        // again so that its write points can always open a block.
+        if std::mem::take(&mut self.owed[die]) && cx.ftl().free_blocks(head.plane) >= OWED_FLOOR {
             return Action::Host(0);
         }
         if head.write && cx.ftl().needs_gc(head.plane) {

@@ -1,0 +1,371 @@
+//! The simulator-level oracle: seeded random drive shapes × GC axis combinations × victim policies ×
+//! workloads × ageing modes, each run with invariant checking, and for each accepted configuration:
+//!
+//! - every request completes exactly once (`requests.total` equals the records replayed);
+//! - no logical page is lost or duplicated: after the run the FTL maps exactly the pages that were
+//!   ever written (ageing's and the workload's), each to one physical page (`Ftl::check`);
+//! - response time is at least service time, and the breakdown sums to the mean response time;
+//! - percentiles are ordered, numbers finite, WAF = (host + GC pages) / host pages;
+//! - the same case run twice gives the same report.
+//!
+//! A configuration the drawing makes impossible must be rejected by validation with a message
+//! (never a panic). `ORACLE_CASES` (default 240) and `ORACLE_SEED` (default 1) widen the search; a
+//! failing case prints its seed and settings so that it replays alone.
+
+use std::collections::BTreeSet;
+
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use ssdgc_core::ftl::precondition::Precondition;
+use ssdgc_core::host::{ReplayMode, Workload};
+use ssdgc_core::{ConfigBuilder, Report, RunOptions, Simulator};
+use ssdgc_workload::{IoRecord, Op};
+
+/// One drawn case: its settings, workload and ageing.
+struct Case {
+    sets: Vec<String>,
+    records: Vec<IoRecord>,
+    mode: ReplayMode,
+    precondition: Precondition,
+}
+
+fn pick<'a, T>(rng: &mut Xoshiro256PlusPlus, xs: &'a [T]) -> &'a T {
+    &xs[rng.gen_range(0..xs.len())]
+}
+
+fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
+    let mut sets = Vec::new();
+    let mut set = |k: &str, v: String| sets.push(format!("{k}={v}"));
+    let planes = *pick(rng, &[1u32, 2, 2, 4]);
+    let page_kib = *pick(rng, &[4u64, 8]);
+    let ppb = *pick(rng, &[8u32, 16, 32, 64]);
+    set("geometry.channels", rng.gen_range(1..=2u32).to_string());
+    set(
+        "geometry.chips_per_channel",
+        rng.gen_range(1..=2u32).to_string(),
+    );
+    set(
+        "geometry.dies_per_chip",
+        rng.gen_range(1..=2u32).to_string(),
+    );
+    set("geometry.planes_per_die", planes.to_string());
+    set(
+        "geometry.blocks_per_plane",
+        rng.gen_range(24..=80u32).to_string(),
+    );
+    set("geometry.pages_per_block", ppb.to_string());
+    set("geometry.page_size", format!("\"{page_kib}KiB\""));
+    set(
+        "geometry.overprovision",
+        format!("{:.2}", rng.gen_range(0.12..0.3f64)),
+    );
+    set(
+        "gc.threshold",
+        format!("{:.3}", rng.gen_range(0.04..0.1f64)),
+    );
+    if rng.gen_bool(0.2) {
+        set("gc.trigger", "\"pages\"".into());
+    }
+    set("gc.copyback", rng.gen_bool(0.7).to_string());
+    let scheme = *pick(
+        rng,
+        &[
+            "baseline",
+            "idle",
+            "pagc-blind",
+            "pagc-threshold",
+            "pagc-cache",
+            "superblock",
+            "pgc-none",
+            "pgc",
+            "pgc-se",
+            "fpgc",
+            "zero",
+        ],
+    );
+    set("gc.scheme", format!("\"{scheme}\""));
+    // Axis overrides, drawn among the meaningful combinations.
+    if rng.gen_bool(0.6) {
+        let when = *pick(rng, &["on-demand", "idle", "states"]);
+        set("gc.when", format!("\"{when}\""));
+        let ops = when != "on-demand" && rng.gen_bool(0.7);
+        set(
+            "gc.preempt",
+            format!("\"{}\"", if ops { "ops" } else { "none" }),
+        );
+        set("gc.merge", (ops && rng.gen_bool(0.5)).to_string());
+        set("gc.pipeline", (ops && rng.gen_bool(0.5)).to_string());
+        let suspend = if ops {
+            *pick(rng, &["none", "erase", "all"])
+        } else {
+            "none"
+        };
+        set("gc.suspend", format!("\"{suspend}\""));
+        let plane_mode = *pick(
+            rng,
+            &[
+                "serial",
+                "pagc-blind",
+                "pagc-threshold",
+                "pagc-cache",
+                "superblock",
+            ],
+        );
+        set("gc.planes", format!("\"{plane_mode}\""));
+        let instant =
+            when == "on-demand" && !ops && !plane_mode.starts_with("pagc") && rng.gen_bool(0.2);
+        set(
+            "gc.migration",
+            format!("\"{}\"", if instant { "instant" } else { "serial" }),
+        );
+        let one = when == "on-demand" && rng.gen_bool(0.4);
+        set(
+            "gc.collect",
+            format!("\"{}\"", if one { "one" } else { "restore" }),
+        );
+    }
+    let victim = *pick(
+        rng,
+        &[
+            "greedy",
+            "rga:4",
+            "random",
+            "random+",
+            "fifo",
+            "cost-benefit",
+            "cat",
+            "wear-aware",
+        ],
+    );
+    set("gc.victim", format!("\"{victim}\""));
+    if rng.gen_bool(0.2) {
+        set("buffer.size", "\"64KiB\"".into());
+    }
+    set("host.queue_depth", rng.gen_range(1..=32u32).to_string());
+    // The workload: byte offsets inside a generous span; the drive folds what lies beyond.
+    let n = rng.gen_range(200..=1200usize);
+    let read = rng.gen_range(0.0..0.6f64);
+    let span_pages = 1u64 << rng.gen_range(10..=16u32);
+    let gap = *pick(rng, &[0u64, 20_000, 100_000, 500_000]);
+    let max_pages = rng.gen_range(1..=8u64);
+    let records = (0..n)
+        .map(|i| IoRecord {
+            time_ns: i as u64 * gap,
+            op: if rng.gen_bool(read) {
+                Op::Read
+            } else {
+                Op::Write
+            },
+            offset: rng.gen_range(0..span_pages) * 4096 + rng.gen_range(0..8) * 512,
+            len: 512 * rng.gen_range(1..=8 * max_pages),
+        })
+        .collect();
+    let mode = if gap == 0 {
+        ReplayMode::ClosedLoop(rng.gen_range(1..=16))
+    } else {
+        ReplayMode::OpenLoop
+    };
+    let precondition = *pick(
+        rng,
+        &[
+            Precondition::None,
+            Precondition::Fill,
+            Precondition::Steady(0.5),
+            Precondition::Steady(0.5),
+            Precondition::Steady(1.0),
+        ],
+    );
+    Case {
+        sets,
+        records,
+        mode,
+        precondition,
+    }
+}
+
+/// Runs a case; `None` when validation rejected its configuration.
+fn run(case: &Case, seed: u64) -> Option<(Report, u64, BTreeSet<u32>)> {
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    for s in &case.sets {
+        b.set(s)
+            .unwrap_or_else(|e| panic!("setting {s} is well-formed: {e}"));
+    }
+    let cfg = match b.build() {
+        Ok(c) => c,
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            if std::env::var_os("ORACLE_VERBOSE").is_some() {
+                eprintln!("rejected: {e}");
+            }
+            return None;
+        }
+    };
+    let mut opts = RunOptions::from_config(&cfg, seed).unwrap();
+    opts.precondition = case.precondition;
+    opts.check = true;
+    opts.check_every = 2_000;
+    let wl = Workload::from_records(case.records.clone(), case.mode, "oracle");
+    let sim = match Simulator::new(&cfg, wl, opts) {
+        Ok(s) => s,
+        Err(e) => {
+            // A drive the simulator cannot build is a configuration error with a message.
+            assert!(
+                matches!(e, ssdgc_core::SimError::Config(_)),
+                "not a configuration error: {e}"
+            );
+            return None;
+        }
+    };
+    let (report, ftl) = sim
+        .run_into_ftl()
+        .unwrap_or_else(|e| panic!("run failed: {e}"));
+    // Pages the workload wrote, on the drive the scheme simulated (its page size and capacity).
+    let geo = ftl.geometry();
+    let ps = geo.page_size;
+    let logical = geo.logical_pages as u64;
+    let mut written = BTreeSet::new();
+    for r in case.records.iter().filter(|r| r.op == Op::Write) {
+        let first = r.offset / ps;
+        let last = (r.offset + r.len.max(1) - 1) / ps;
+        for p in first..=last {
+            written.insert((p % logical) as u32);
+        }
+    }
+    // A page is present on flash, or (TC-PaGC) in the DRAM buffer of GC pages awaiting commit.
+    let present = |l: u32| ftl.lookup(l).is_some() || ftl.is_buffered(l);
+    let mapped = (0..logical as u32).filter(|&l| present(l)).count() as u64;
+    // Ageing maps every logical page unless there was none.
+    if case.precondition != Precondition::None {
+        assert_eq!(mapped, logical, "ageing mapped every page; some were lost");
+    } else {
+        for &l in &written {
+            assert!(present(l), "written page {l} was lost");
+        }
+        assert_eq!(
+            mapped,
+            written.len() as u64,
+            "pages mapped that were never written"
+        );
+    }
+    assert_eq!(
+        ftl.mapped_pages(),
+        mapped,
+        "mapping count disagrees with lookups"
+    );
+    Some((report, logical, written))
+}
+
+fn check_report(r: &Report, n: usize) {
+    assert_eq!(r.requests.total, n as u64, "every request completes once");
+    assert_eq!(r.requests.reads + r.requests.writes, n as u64);
+    let l = &r.latency_us.all;
+    for v in [l.mean, l.std, l.p50, l.p99, l.max, r.flash.waf] {
+        assert!(v.is_finite(), "finite numbers");
+    }
+    assert!(
+        l.p50 <= l.p90
+            && l.p90 <= l.p99
+            && l.p99 <= l.p999
+            && l.p999 <= l.p9999
+            && l.p9999 <= l.max,
+        "ordered percentiles: {l:?}"
+    );
+    let b = &r.breakdown_us;
+    let sum = b.st + b.csgc + b.cogc + b.lc + b.cngc;
+    assert!(
+        (sum - l.mean).abs() <= 1e-6 * l.mean.max(1.0),
+        "breakdown {sum} sums to the mean {}",
+        l.mean
+    );
+    assert!(b.st <= l.mean + 1e-9, "service time within response time");
+    for x in [b.st, b.csgc, b.cogc, b.lc, b.cngc] {
+        assert!(x >= 0.0);
+    }
+    let f = &r.flash;
+    if f.host_pages_written > 0 {
+        let waf = (f.host_pages_written + f.gc_pages_moved) as f64 / f.host_pages_written as f64;
+        assert!(
+            (waf - f.waf).abs() < 1e-9,
+            "WAF formula: {waf} vs {}",
+            f.waf
+        );
+    }
+}
+
+#[test]
+fn random_drives_schemes_and_workloads_lose_nothing() {
+    let cases: u64 = std::env::var("ORACLE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(240);
+    let seed: u64 = std::env::var("ORACLE_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    // (accepted, with GC) per case.
+    let run_one = |i: u64| -> (bool, bool) {
+        let case_seed = seed.wrapping_mul(1_000_003).wrapping_add(i);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(case_seed);
+        let case = draw(&mut rng);
+        let what = format!(
+            "case seed {case_seed}: {:?} {:?} {} records, --set {}",
+            case.mode,
+            case.precondition,
+            case.records.len(),
+            case.sets.join(" --set ")
+        );
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let Some((a, _, _)) = run(&case, case_seed) else {
+                return (false, false);
+            };
+            let collected = a.gc.invocations > 0;
+            check_report(&a, case.records.len());
+            if i % 4 == 0 {
+                let (b, _, _) = run(&case, case_seed).expect("accepted twice");
+                let (mut a, mut b) = (a, b);
+                a.sim.wall_s = 0.0;
+                b.sim.wall_s = 0.0;
+                assert_eq!(a.to_json(), b.to_json(), "same case, same report");
+            }
+            (true, collected)
+        }));
+        match result {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                let msg = e
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                panic!("{what}\nfailed: {msg}");
+            }
+        }
+    };
+    let (accepted, collected) = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..2)
+            .map(|t| {
+                s.spawn(move || {
+                    (0..cases)
+                        .filter(|i| i % 2 == t)
+                        .map(run_one)
+                        .fold((0, 0), |(a, c), (x, y)| (a + x as u64, c + y as u64))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .fold((0, 0), |(a, c), (x, y)| (a + x, c + y))
+    });
+    eprintln!("oracle: {cases} cases, {accepted} accepted, {collected} of them collected garbage");
+    // The oracle must exercise GC, not only drives that never fill.
+    assert!(
+        collected * 2 >= accepted,
+        "only {collected} of {accepted} accepted cases collected garbage"
+    );
+    // Most drawn configurations are meaningful: the oracle must not pass by rejecting them all.
+    assert!(
+        accepted * 10 >= cases * 7,
+        "only {accepted} of {cases} cases were accepted"
+    );
+}
