@@ -320,7 +320,7 @@ fn random_drives_schemes_and_workloads_lose_nothing() {
             };
             let collected = a.gc.invocations > 0;
             check_report(&a, case.records.len());
-            if i % 4 == 0 {
+            if i.is_multiple_of(4) {
                 let (b, _, _) = run(&case, case_seed).expect("accepted twice");
                 let (mut a, mut b) = (a, b);
                 a.sim.wall_s = 0.0;
