@@ -541,11 +541,16 @@ fn find_key_line(text: &str, section: Option<&str>, key: &str) -> Option<usize> 
             }
             continue;
         }
-        if in_section {
-            if let Some((k, _)) = line.split_once('=') {
-                if k.trim().trim_matches('"') == key {
-                    return Some(i + 1);
-                }
+        if let Some((k, _)) = line.split_once('=') {
+            let k: String = k
+                .split('.')
+                .map(|p| p.trim().trim_matches('"'))
+                .collect::<Vec<_>>()
+                .join(".");
+            // `key = …` inside `[section]`, or the dotted `section.key = …` outside any section.
+            let dotted = section.map(|s| format!("{s}.{key}"));
+            if (in_section && k == key) || (!in_section && Some(&k) == dotted.as_ref()) {
+                return Some(i + 1);
             }
         }
     }
@@ -1014,6 +1019,17 @@ mod tests {
         let e = b.merge_text("[nosuch]\na = 1\n", "x.toml").unwrap_err();
         assert_eq!(e.line, Some(1));
         assert!(e.msg.contains("unknown section"));
+        // A mistyped dotted key outside any section names its line too.
+        let e = b
+            .merge_text("# drive\n\ngeometry.planez = 2\n", "dotted.toml")
+            .unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.msg.contains("geometry.planez"));
+        let e = b
+            .merge_text("[gc]\nthreshold = 0.05\nwhen = \"sometimes\"\n", "axes.toml")
+            .unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.msg.contains("gc.when"));
     }
 
     #[test]
