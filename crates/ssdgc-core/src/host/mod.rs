@@ -6,6 +6,7 @@
 //! one completes). The drive's device queue (`host.queue_depth`) admits requests in arrival order;
 //! the rest wait on the host, and their wait counts in their response time.
 
+pub mod array;
 pub mod buffer;
 
 use std::path::Path;
