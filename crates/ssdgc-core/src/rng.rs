@@ -32,3 +32,22 @@ pub fn drive_stream(drive: u32, kind: u64) -> u64 {
     debug_assert!(kind < 256);
     drive as u64 * 256 + kind
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drive_zero_keeps_the_single_drive_streams_and_others_are_distinct() {
+        assert_eq!(drive_stream(0, streams::PRECONDITION), 1);
+        assert_eq!(drive_stream(0, streams::VICTIMS), 2);
+        let mut all: Vec<u64> = (0..64)
+            .flat_map(|d| [streams::PRECONDITION, streams::VICTIMS].map(|k| drive_stream(d, k)))
+            .collect();
+        all.extend([0, 3]);
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+}
