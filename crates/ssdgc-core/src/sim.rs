@@ -313,7 +313,7 @@ impl Simulator {
     }
 
     /// Hands event `ev` at time `t` to its owner.
-    #[inline]
+    #[inline(always)]
     fn dispatch(&mut self, t: SimTime, ev: Event) -> Result<(), SimError> {
         let mut io = Io {
             drives: &mut self.drives,
@@ -324,7 +324,7 @@ impl Simulator {
             Event::Arrival => self.front.on_arrival(&mut io)?,
             Event::DieDone { drive, die } => {
                 let d = drive as usize;
-                match io.drives[d].on_die_done(io.events, t, die)? {
+                match io.drives[d].on_die_done(io.events, t, die) {
                     Finished::Busy => {}
                     Finished::Free => io.drives[d].kick(io.events, t, die),
                     Finished::Page(p) => {

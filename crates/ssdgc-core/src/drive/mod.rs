@@ -262,6 +262,7 @@ impl Drive {
     }
 
     /// Queues a page transaction (tagged `tag`) at the die of the page's plane and kicks that die.
+    #[inline]
     pub fn queue(&mut self, ev: &mut EventQueue, now: SimTime, tag: u32, lpn: Lpn, write: bool) {
         self.now = now;
         let plane = self.ftl.plane_of(lpn);
@@ -293,6 +294,7 @@ impl Drive {
     }
 
     /// Lets free die `d` start its next operation, as its scheme decides.
+    #[inline]
     pub fn kick(&mut self, ev: &mut EventQueue, now: SimTime, d: u32) {
         self.now = now;
         self.kick_die(ev, d);
@@ -306,18 +308,15 @@ impl Drive {
         }
     }
 
-    /// The operation running on die `d` has reached its end time `now`.
-    pub fn on_die_done(
-        &mut self,
-        ev: &mut EventQueue,
-        now: SimTime,
-        d: u32,
-    ) -> Result<Finished, SimError> {
+    /// The operation running on die `d` has reached its end time `now`. A die that was running
+    /// nothing is an invariant violation ([`Drive::take_error`]).
+    #[inline]
+    pub fn on_die_done(&mut self, ev: &mut EventQueue, now: SimTime, d: u32) -> Finished {
         self.now = now;
         self.counters.events += 1;
         if self.res.die_until(d) != now {
             // The completion of an operation that was suspended: it resumed and ends later.
-            return Ok(Finished::Busy);
+            return Finished::Busy;
         }
         self.res.release(d);
         self.suspension.ended(d);
@@ -325,10 +324,10 @@ impl Drive {
         let running = std::mem::replace(&mut die.running, Running::Nothing);
         die.clock.switch(now, Busy::Idle);
         match running {
-            Running::Nothing => Err(SimError::Invariant {
-                time_ns: now,
-                msg: self.label(format!("die {d} finished an operation it was not running")),
-            }),
+            Running::Nothing => {
+                self.invariant(format!("die {d} finished an operation it was not running"));
+                Finished::Busy
+            }
             Running::Host(t) => {
                 let Txn {
                     tag,
@@ -338,28 +337,32 @@ impl Drive {
                     ..
                 } = self.txns[t as usize];
                 self.free_txns.push(t);
-                Ok(Finished::Page(PageDone {
+                Finished::Page(PageDone {
                     tag,
                     lpn,
                     write,
                     bd,
-                }))
+                })
             }
-            Running::Flush | Running::Suspending => Ok(Finished::Free),
+            Running::Flush | Running::Suspending => Finished::Free,
             Running::Gc { job, op, hold } => {
                 gc::complete(&mut self.ftl, op);
                 if op.is_erase() {
                     self.dies[d as usize].jobs.remove(job);
                 } else if hold && self.step_held_job(ev, d, job) {
-                    return Ok(Finished::Busy);
+                    return Finished::Busy;
                 }
-                Ok(Finished::Free)
+                Finished::Free
             }
         }
     }
 
     /// The first error the drive ran into, if any (taking it).
+    #[inline]
     pub fn take_error(&mut self) -> Option<SimError> {
+        if self.error.is_none() && self.ftl_error.is_none() {
+            return None;
+        }
         self.error
             .take()
             .or_else(|| self.ftl_error.take().map(SimError::from))

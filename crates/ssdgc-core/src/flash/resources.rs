@@ -47,6 +47,7 @@ pub struct FlashOp {
 impl FlashOp {
     /// `before`, then `transfers` pages over the channel, then `after`, on `planes`, holding one
     /// register per plane.
+    #[inline]
     pub const fn new(before: SimTime, transfers: u32, after: SimTime, planes: u64) -> FlashOp {
         FlashOp {
             before,
@@ -59,17 +60,20 @@ impl FlashOp {
     }
 
     /// Die time only (suspending, resuming what is left of an operation).
+    #[inline]
     pub const fn die_time(t: SimTime, planes: u64) -> FlashOp {
         FlashOp::new(t, 0, 0, planes)
     }
 
     /// A host page read: `cmd + read` on the die, then the page out over the channel (the die holds
     /// it in its register until the transfer ends).
+    #[inline]
     pub fn host_read(t: &Timing, planes: u64) -> FlashOp {
         FlashOp::new(t.command + t.read, 1, 0, planes)
     }
 
     /// A host page write: `cmd`, the page in over the channel, then `program`.
+    #[inline]
     pub fn host_write(t: &Timing, planes: u64) -> FlashOp {
         FlashOp::new(t.command, 1, t.program, planes)
     }
@@ -77,6 +81,7 @@ impl FlashOp {
     /// A host read served from the register of a GC move of its page (merging): `cmd + read`, the
     /// page out to the host, then (without copyback) back in for the GC write point, then
     /// `cmd + program`. The read is delivered when the first transfer ends.
+    #[inline]
     pub fn merged_read(t: &Timing, copyback: bool, planes: u64) -> FlashOp {
         FlashOp::new(
             t.command + t.read,
@@ -98,6 +103,7 @@ impl FlashOp {
     /// | buffer read | `cmd + read` | 1 | 0 |
     /// | commit of `n` buffered pages | `cmd` | `n` | `program` |
     /// | erase, multi-plane erase | `cmd + erase` | 0 | 0 |
+    #[inline]
     pub fn gc(op: &GcOp, t: &Timing, copyback: bool, planes: u64) -> FlashOp {
         let (c, r, p) = (t.command, t.read, t.program);
         let (before, transfers, after) = match *op {
@@ -141,6 +147,7 @@ pub struct Reservation {
 
 impl Reservation {
     /// Time the die waited for the channel.
+    #[inline]
     pub fn channel_wait(&self) -> SimTime {
         self.transfer_start - self.ready
     }

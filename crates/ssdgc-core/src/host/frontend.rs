@@ -98,6 +98,8 @@ pub(crate) struct FrontEnd {
     /// The host write buffer (empty and unused when `buffer.size` is 0).
     pub buffer: WriteBuffer,
     buffer_latency: SimTime,
+    /// Scratch of `admit`: pages of the request being admitted answered at once, per drive.
+    at_once: Vec<u32>,
 }
 
 impl FrontEnd {
@@ -139,6 +141,7 @@ impl FrontEnd {
             },
             buffer: WriteBuffer::new(cfg.buffer.size.0 / cfg.geometry.page_size.0),
             buffer_latency: cfg.buffer.latency.0,
+            at_once: vec![0; drives],
             stripe,
         }
     }
@@ -364,8 +367,7 @@ impl FrontEnd {
             }
             self.flush_buffer(io);
         }
-        // Pages answered at once, per drive.
-        let mut at_once = [0u32; MAX_DRIVES as usize];
+        // Pages answered at once, per drive (in `self.at_once`, all 0 outside `admit`).
         let mut immediate = 0;
         let mut from_buffer = 0;
         for a in pages {
@@ -377,7 +379,7 @@ impl FrontEnd {
                     self.per_drive[d].hits_read += 1;
                 }
                 from_buffer += 1;
-                at_once[d] += 1;
+                self.at_once[d] += 1;
                 continue;
             }
             if !write && !io.drives[d].is_mapped(lpn) {
@@ -387,19 +389,27 @@ impl FrontEnd {
                     self.per_drive[d].pieces.unmapped_reads += 1;
                 }
                 immediate += 1;
-                at_once[d] += 1;
+                self.at_once[d] += 1;
                 continue;
             }
             io.drives[d].queue(io.events, io.now, id, lpn, write);
         }
         if from_buffer > 0 && immediate + from_buffer == pending {
             // Nothing to read from flash: the buffer answers.
+            for d in drives_of(mask) {
+                self.at_once[d] = 0;
+            }
             self.ack_from_buffer(io, id);
             return;
         }
-        // Pages served at once (unmapped, or from the buffer in far less than a flash read).
-        for (d, &count) in at_once[..n].iter().enumerate() {
-            for _ in 0..count {
+        if immediate + from_buffer == 0 {
+            return;
+        }
+        // Pages served at once (unmapped, or from the buffer in far less than a flash read). Each
+        // drive's count is taken before its pages complete: the last completion may admit the
+        // next request, which finds the counts at 0.
+        for d in drives_of(mask) {
+            for _ in 0..std::mem::take(&mut self.at_once[d]) {
                 self.page_done(io, id, d, Breakdown::default());
             }
         }
@@ -438,6 +448,7 @@ impl FrontEnd {
     }
 
     /// Drive `d` finished page transaction `p`.
+    #[inline]
     pub(crate) fn page_finished(&mut self, io: &mut Io, d: usize, p: PageDone) {
         if p.tag == FLUSH {
             self.buffer.flushed(self.stripe.array_page(d, p.lpn));
