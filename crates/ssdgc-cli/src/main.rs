@@ -289,7 +289,8 @@ fn run_options(c: &Common, cfg: &Config) -> Result<RunOptions, UserError> {
 }
 
 fn workload(c: &Common, cfg: &Config) -> Result<Workload, UserError> {
-    let geo = ssdgc_core::flash::Geometry::new(cfg);
+    // The synthetic workload spans the array's logical space (one drive's, without an array).
+    let logical_bytes = ssdgc_core::host::array::Stripe::from_config(cfg).logical_bytes();
     // Checked even without a trace, so that a bad value is never silently ignored.
     let format: Format = c
         .format
@@ -330,7 +331,7 @@ fn workload(c: &Common, cfg: &Config) -> Result<Workload, UserError> {
         ));
     }
     let spec = c.synthetic.as_deref().unwrap_or(Workload::DEFAULT_SPEC);
-    Workload::synthetic(spec, geo.logical_bytes(), c.seed)
+    Workload::synthetic(spec, logical_bytes, c.seed)
         .map_err(|e| UserError(format!("--synthetic: {e}")))
 }
 

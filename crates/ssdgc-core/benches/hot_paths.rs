@@ -199,7 +199,10 @@ fn engine_benches(c: &mut Criterion) {
     let mut q = EventQueue::new(DIES as usize + 4);
     let mut rng = rng_for(5, 6);
     for d in 0..DIES {
-        q.schedule(rng.gen_range(0..1_000_000), Event::DieDone(d));
+        q.schedule(
+            rng.gen_range(0..1_000_000),
+            Event::DieDone { drive: 0, die: d },
+        );
     }
     let mut g = c.benchmark_group("engine");
     g.measurement_time(Duration::from_secs(3))

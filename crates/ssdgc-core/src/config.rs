@@ -323,6 +323,20 @@ pub struct BufferConfig {
     pub latency: Duration,
 }
 
+/// A RAID-0 array of identical drives behind one host front end.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArrayConfig {
+    /// Drives in the array (1: a single drive).
+    pub drives: u32,
+    /// Stripe unit: consecutive chunks of the array's logical space go to consecutive drives. A
+    /// positive multiple of the page size.
+    pub chunk: ByteSize,
+}
+
+/// Most drives an array may have.
+pub const MAX_DRIVES: u32 = 64;
+
 /// A whole configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -334,6 +348,7 @@ pub struct Config {
     pub host: HostConfig,
     pub buffer: BufferConfig,
     pub precondition: PreconditionConfig,
+    pub array: ArrayConfig,
 }
 
 /// The PaGC paper's Table I drive (§VI) with `$blocks` blocks per plane: 16 channels × 8 chips of one
@@ -465,6 +480,10 @@ latency = "20ns"
 [precondition]
 mode = "steady"
 overwrites = 2.0
+
+[array]
+drives = 1
+chunk = "64KiB"
 "#;
 
 /// Names and descriptions of the presets.
@@ -508,6 +527,7 @@ fn takes_unit(section: &str, key: &str) -> bool {
     (section == "timing" && !key.starts_with("channel_"))
         || (section == "geometry" && key == "page_size")
         || section == "buffer"
+        || (section == "array" && key == "chunk")
 }
 
 /// Whether a user value may stand where the default has `expected`.
@@ -715,7 +735,10 @@ fn check_entry(
         if section == "buffer" && key == "latency" {
             parse_duration(s).map_err(|e| format!("'{section}.{key}': {e}"))?;
         }
-        if (section == "geometry" && key == "page_size") || (section == "buffer" && key == "size") {
+        if (section == "geometry" && key == "page_size")
+            || (section == "buffer" && key == "size")
+            || (section == "array" && key == "chunk")
+        {
             parse_size(s).map_err(|e| format!("'{section}.{key}': {e}"))?;
         }
     }
@@ -941,6 +964,19 @@ impl Config {
                 self.precondition.overwrites
             ));
         }
+        let a = &self.array;
+        if a.drives == 0 || a.drives > MAX_DRIVES {
+            return bad(format!(
+                "array.drives = {} must be in 1..={MAX_DRIVES}",
+                a.drives
+            ));
+        }
+        if a.chunk.0 == 0 || !a.chunk.0.is_multiple_of(g.page_size.0) {
+            return bad(format!(
+                "array.chunk = {} must be a positive multiple of the page size ({} bytes)",
+                a.chunk.0, g.page_size.0
+            ));
+        }
         crate::gc::schemes::GcAxes::resolve(&self.gc).map_err(ConfigError::invalid)?;
         Ok(())
     }
@@ -1044,6 +1080,33 @@ mod tests {
         let mut b = ConfigBuilder::preset("default").unwrap();
         b.set("ftl.allocation=CWDX").unwrap();
         assert!(b.build().unwrap_err().msg.contains("ftl.allocation"));
+    }
+
+    #[test]
+    fn array_settings_are_checked() {
+        let c = Config::default();
+        assert_eq!((c.array.drives, c.array.chunk.0), (1, 64 << 10));
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set("array.drives=3").unwrap();
+        b.set("array.chunk=\"16KiB\"").unwrap();
+        let c = b.build().unwrap();
+        assert_eq!((c.array.drives, c.array.chunk.0), (3, 16 << 10));
+        for (set, needle) in [
+            ("array.drives=0", "array.drives"),
+            ("array.drives=65", "array.drives"),
+            ("array.chunk=\"6KiB\"", "array.chunk"),
+            ("array.chunk=0", "array.chunk"),
+        ] {
+            let mut b = ConfigBuilder::preset("default").unwrap();
+            b.set(set).unwrap();
+            let e = b.build().unwrap_err();
+            assert!(e.msg.contains(needle), "{set}: {e}");
+        }
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        let e = b.set("array.stripes=2").unwrap_err();
+        assert!(e.to_string().contains("unknown key 'array.stripes'"), "{e}");
+        let e = b.set("array.chunk=big").unwrap_err();
+        assert!(e.to_string().contains("array.chunk"), "{e}");
     }
 
     #[test]

@@ -2,19 +2,21 @@
 //! SSDs built to study garbage collection.
 //!
 //! - [`config`]: settings, presets, validation;
-//! - [`flash`]: geometry, addressing, allocation orders, timing;
+//! - [`flash`]: geometry, addressing, allocation orders, timing, the resource model;
 //! - [`ftl`]: page-level mapping, block table, free pools, write points, preconditioning;
 //! - [`gc`]: the shared GC mechanism, the schemes, the victim policies;
 //! - [`engine`]: the `(time, sequence)` event queue;
-//! - [`host`]: workloads and replay modes;
-//! - [`sim`]: the simulator that ties them together;
+//! - [`drive`]: one drive (flash, FTL, GC scheme, per-die scheduling) as a value;
+//! - [`host`]: workloads, replay modes, the front end, the write buffer, the RAID-0 layout;
+//! - [`sim`]: the simulator that runs a front end over one or more drives;
 //! - [`metrics`]: latency statistics and the report.
 //!
 //! The core knows nothing of the command line. It holds no global state: every [`sim::Simulator`]
-//! owns its drive, so several run side by side in one process.
+//! owns its drives, so several run side by side in one process.
 #![forbid(unsafe_code)]
 pub mod analytic;
 pub mod config;
+pub mod drive;
 pub mod engine;
 pub mod flash;
 pub mod ftl;

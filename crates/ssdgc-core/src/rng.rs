@@ -14,3 +14,40 @@ pub type SimRng = rand_xoshiro::Xoshiro256PlusPlus;
 pub fn rng_for(seed: u64, stream: u64) -> SimRng {
     SimRng::seed_from_u64(seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15))
 }
+
+/// Streams of a run. Stream 0 is the synthetic generator's own seed, stream 3 seeds it; each drive
+/// of an array has its own preconditioning and victim-choice streams ([`drive_stream`]).
+pub mod streams {
+    /// Preconditioning of a drive (drive 0: stream 1).
+    pub const PRECONDITION: u64 = 1;
+    /// Victim choice of a drive during the run, shared by its dies and drawn in event order
+    /// (drive 0: stream 2).
+    pub const VICTIMS: u64 = 2;
+}
+
+/// The stream of consumer `kind` ([`streams`]) of drive `drive` of an array: `drive × 256 + kind`.
+/// Drive 0 keeps the single-drive streams (1 and 2), so a one-drive array runs exactly as a lone
+/// drive; drive `d ≥ 1` uses `256·d + 1` and `256·d + 2`, distinct from every other stream.
+pub fn drive_stream(drive: u32, kind: u64) -> u64 {
+    debug_assert!(kind < 256);
+    drive as u64 * 256 + kind
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drive_zero_keeps_the_single_drive_streams_and_others_are_distinct() {
+        assert_eq!(drive_stream(0, streams::PRECONDITION), 1);
+        assert_eq!(drive_stream(0, streams::VICTIMS), 2);
+        let mut all: Vec<u64> = (0..64)
+            .flat_map(|d| [streams::PRECONDITION, streams::VICTIMS].map(|k| drive_stream(d, k)))
+            .collect();
+        all.extend([0, 3]);
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
+}

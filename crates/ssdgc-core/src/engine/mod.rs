@@ -1,10 +1,11 @@
 //! The discrete-event engine: a priority queue of events keyed by `(time, sequence)`.
 //!
 //! Events at the same instant run in the order they were scheduled, so a run is reproducible from its
-//! configuration and seed alone. The queue is bounded by the simulation's own structure (one pending
-//! arrival; per die one pending completion, one merged read, and the stale completions of suspended
-//! operations; per device-queue slot one write-buffer acknowledgement), which
-//! [`EventQueue::schedule`] asserts.
+//! configuration and seed alone. One queue serves every drive of an array: the events of a drive's
+//! dies and transactions carry the drive's index. The queue is bounded by the simulation's own
+//! structure (one pending arrival; per die of every drive one pending completion, one merged read,
+//! and the stale completions of suspended operations; per device-queue slot one write-buffer
+//! acknowledgement), which [`EventQueue::schedule`] asserts.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -16,11 +17,13 @@ use crate::units::SimTime;
 pub enum Event {
     /// The next host request arrives.
     Arrival,
-    /// The operation running on this die ends.
-    DieDone(u32),
-    /// A host read served from a GC job's page register (merging) has delivered its page.
-    TxnDone(u32),
-    /// A host request served by the write buffer is acknowledged.
+    /// The operation running on die `die` of drive `drive` ends.
+    DieDone { drive: u16, die: u32 },
+    /// A host read served from a GC job's page register (merging) on drive `drive` has delivered
+    /// its page (transaction `txn` of that drive).
+    TxnDone { drive: u16, txn: u32 },
+    /// A host request served by the write buffer is acknowledged. The buffer belongs to the front
+    /// end, in front of every drive, so this event names the request only.
     BufferDone(u32),
 }
 
@@ -86,21 +89,30 @@ mod tests {
 
     #[test]
     fn same_instant_runs_in_schedule_order() {
+        let die = |drive, die| Event::DieDone { drive, die };
         let mut q = EventQueue::new(16);
-        q.schedule(10, Event::DieDone(3));
-        q.schedule(5, Event::DieDone(9));
+        q.schedule(10, die(1, 3));
+        q.schedule(5, die(0, 9));
         q.schedule(10, Event::Arrival);
-        q.schedule(10, Event::DieDone(1));
+        q.schedule(10, die(0, 1));
+        q.schedule(10, Event::TxnDone { drive: 0, txn: 2 });
         let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(
             order,
             vec![
-                (5, Event::DieDone(9)),
-                (10, Event::DieDone(3)),
+                (5, die(0, 9)),
+                (10, die(1, 3)),
                 (10, Event::Arrival),
-                (10, Event::DieDone(1)),
+                (10, die(0, 1)),
+                (10, Event::TxnDone { drive: 0, txn: 2 }),
             ]
         );
-        assert_eq!(q.processed(), 4);
+        assert_eq!(q.processed(), 5);
+    }
+
+    #[test]
+    fn events_stay_small() {
+        // The heap holds (time, seq, event): a drive index must not grow an event.
+        assert_eq!(std::mem::size_of::<Event>(), 8);
     }
 }

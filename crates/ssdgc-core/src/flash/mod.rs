@@ -1,14 +1,16 @@
 //! The flash array: geometry and addressing, allocation orders, timing, and the resources that
-//! conflict (channels, dies, planes).
+//! conflict (channels, dies, planes; [`resources`]).
 //!
 //! Planes are numbered densely in (channel, chip, die, plane) order, plane fastest:
 //! `plane = ((channel * chips_per_channel + chip) * dies_per_chip + die) * planes_per_die + p`, so the
 //! planes of one die are contiguous and `die = plane / planes_per_die`. Dies are numbered the same way.
 
 mod alloc;
+pub mod resources;
 mod timing;
 
 pub use alloc::AllocationOrder;
+pub use resources::{check_multiplane, FlashOp, Reservation, Resources};
 pub use timing::Timing;
 
 use crate::config::Config;
@@ -188,77 +190,5 @@ mod tests {
             let (mn, mx) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
             assert!(mx - mn <= 1, "{name}: {counts:?}");
         }
-    }
-}
-
-/// Checks that pages can be the targets of one multi-plane command: at least two, all on one die,
-/// each on a different plane, and — when `same_offset` (reads and programs) — all at the same page
-/// offset; blocks may differ. Multi-plane erase passes block-base pages with `same_offset = false`.
-pub fn check_multiplane(geo: &Geometry, ppns: &[Ppn], same_offset: bool) -> Result<(), String> {
-    if ppns.len() < 2 {
-        return Err(format!(
-            "a multi-plane command needs at least two pages, got {}",
-            ppns.len()
-        ));
-    }
-    if ppns.len() > geo.planes_per_die as usize {
-        return Err(format!(
-            "a multi-plane command on {} pages exceeds the die's {} planes",
-            ppns.len(),
-            geo.planes_per_die
-        ));
-    }
-    let first = geo.addr(ppns[0]);
-    let die = geo.die_of_plane(first.plane);
-    let mut seen = 0u64;
-    for &p in ppns {
-        let a = geo.addr(p);
-        if geo.die_of_plane(a.plane) != die {
-            return Err(format!(
-                "page {p} is on die {}, not {die}",
-                geo.die_of_plane(a.plane)
-            ));
-        }
-        let bit = 1u64 << geo.plane_in_die(a.plane);
-        if seen & bit != 0 {
-            return Err(format!("plane {} appears twice", a.plane));
-        }
-        seen |= bit;
-        if same_offset && a.page != first.page {
-            return Err(format!(
-                "page offsets differ ({} and {}): a multi-plane read or program needs one offset",
-                first.page, a.page
-            ));
-        }
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod multiplane_tests {
-    use super::*;
-
-    #[test]
-    fn legal_and_illegal_multiplane_commands() {
-        let mut cfg = Config::default();
-        cfg.geometry.planes_per_die = 4;
-        let g = Geometry::new(&cfg);
-        // Planes 0..4 form die 0; plane 4 is on die 1.
-        let ok = [g.ppn(0, 3, 7), g.ppn(1, 9, 7), g.ppn(3, 0, 7)];
-        assert!(check_multiplane(&g, &ok, true).is_ok());
-        let offsets = [g.ppn(0, 3, 7), g.ppn(1, 9, 6)];
-        assert!(check_multiplane(&g, &offsets, true)
-            .unwrap_err()
-            .contains("offsets differ"));
-        assert!(check_multiplane(&g, &offsets, false).is_ok());
-        let dies = [g.ppn(0, 3, 7), g.ppn(4, 3, 7)];
-        assert!(check_multiplane(&g, &dies, true)
-            .unwrap_err()
-            .contains("die"));
-        let twice = [g.ppn(1, 3, 7), g.ppn(1, 4, 7)];
-        assert!(check_multiplane(&g, &twice, true)
-            .unwrap_err()
-            .contains("twice"));
-        assert!(check_multiplane(&g, &[g.ppn(0, 0, 0)], true).is_err());
     }
 }

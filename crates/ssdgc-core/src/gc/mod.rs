@@ -118,24 +118,6 @@ impl GcOp {
                 .fold(0, |a, b| a | b),
         }
     }
-
-    /// Die time and channel use: (die time before the transfers, pages over the channel, die time
-    /// after them), for page read `t_r`, program `t_p`, erase `t_e`, command `c`, with or without
-    /// copyback for moves.
-    pub fn cost(&self, t: &crate::flash::Timing, copyback: bool) -> (SimTime, u64, SimTime) {
-        let (c, r, p) = (t.command, t.read, t.program);
-        match *self {
-            GcOp::Move { .. } if copyback => (2 * c + r + p, 0, 0),
-            GcOp::Move { .. } => (c + r, 2, c + p),
-            GcOp::MultiMove { reads, .. } if copyback => (reads as u64 * (c + r) + c + p, 0, 0),
-            GcOp::MultiMove { reads, moved, .. } => {
-                (reads as u64 * (c + r), 2 * moved as u64, c + p)
-            }
-            GcOp::BufferRead { .. } => (c + r, 1, 0),
-            GcOp::Commit { n, .. } => (c, n as u64, p),
-            GcOp::Erase { .. } | GcOp::MultiErase { .. } => (c + t.erase, 0, 0),
-        }
-    }
 }
 
 impl GcJob {

@@ -1,6 +1,6 @@
 //! The optional host write buffer (preemptible-GC paper §V, Fig. 16): bookkeeping only.
 //!
-//! The buffer holds logical pages. A page is *dirty* while its newest data is only in the buffer,
+//! The buffer holds logical pages of the host's space (the array's, in an array of drives). A page is *dirty* while its newest data is only in the buffer,
 //! and *in flight* while flushes of it to flash are queued or programming. It occupies one slot
 //! from its first write until it is neither: a flushed page leaves the buffer when its program
 //! completes, unless it was written again meanwhile (then it stays dirty and is flushed again).
@@ -8,7 +8,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::units::Lpn;
+/// A page of the host's logical space.
+type Page = u64;
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
@@ -20,7 +21,7 @@ struct Entry {
 #[derive(Clone, Debug, Default)]
 pub struct WriteBuffer {
     capacity: u64,
-    pages: BTreeMap<Lpn, Entry>,
+    pages: BTreeMap<Page, Entry>,
     /// Dirty pages.
     dirty: usize,
     /// Reads served from the buffer (pages).
@@ -63,7 +64,7 @@ impl WriteBuffer {
     }
 
     /// True when the page's data is in the buffer (dirty or being flushed).
-    pub fn contains(&self, lpn: Lpn) -> bool {
+    pub fn contains(&self, lpn: Page) -> bool {
         self.pages.contains_key(&lpn)
     }
 
@@ -74,8 +75,8 @@ impl WriteBuffer {
 
     /// Takes the pages `lpns` when they all fit (pages already held take no extra slot); false,
     /// and nothing changed, when they do not.
-    pub fn try_insert(&mut self, lpns: impl Iterator<Item = Lpn> + Clone) -> bool {
-        let mut new: Vec<Lpn> = lpns
+    pub fn try_insert(&mut self, lpns: impl Iterator<Item = Page> + Clone) -> bool {
+        let mut new: Vec<Page> = lpns
             .clone()
             .filter(|l| !self.pages.contains_key(l))
             .collect();
@@ -96,7 +97,7 @@ impl WriteBuffer {
 
     /// A write of `lpn` goes to flash directly: the buffered copy is superseded and no longer
     /// needs flushing (a flush already in flight completes, and the direct write lands after it).
-    pub fn supersede(&mut self, lpn: Lpn) {
+    pub fn supersede(&mut self, lpn: Page) {
         if let Some(e) = self.pages.get_mut(&lpn) {
             if e.dirty {
                 e.dirty = false;
@@ -109,7 +110,7 @@ impl WriteBuffer {
     }
 
     /// Marks every dirty page in flight and returns them, in page order.
-    pub fn take_dirty(&mut self) -> Vec<Lpn> {
+    pub fn take_dirty(&mut self) -> Vec<Page> {
         let mut out = Vec::with_capacity(self.dirty);
         self.dirty = 0;
         for (&l, e) in self.pages.iter_mut() {
@@ -123,7 +124,7 @@ impl WriteBuffer {
     }
 
     /// A flush of `lpn` has been programmed; the page leaves the buffer unless written again.
-    pub fn flushed(&mut self, lpn: Lpn) {
+    pub fn flushed(&mut self, lpn: Page) {
         self.pages_flushed += 1;
         if let Some(e) = self.pages.get_mut(&lpn) {
             e.in_flight = e.in_flight.saturating_sub(1);

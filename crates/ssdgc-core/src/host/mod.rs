@@ -1,12 +1,16 @@
-//! The host side: where requests come from and how they are offered to the drive.
+//! The host side: where requests come from and how they are offered to the drives.
 //!
 //! A [`Workload`] is a stream of [`IoRecord`]s (from a trace reader or a synthetic generator, both in
 //! `ssdgc-workload`) and a replay mode: open loop (each request arrives at its timestamp, scaled by
 //! `host.time_scale`) or closed loop (a fixed number of requests outstanding; a new one is issued when
-//! one completes). The drive's device queue (`host.queue_depth`) admits requests in arrival order;
-//! the rest wait on the host, and their wait counts in their response time.
+//! one completes). The front end ([`frontend`]) admits requests to the device queue
+//! (`host.queue_depth`) in arrival order; the rest wait on the host, and their wait counts in their
+//! response time. Admitted requests go through the write buffer ([`buffer`]) and are striped over the
+//! drives of the array ([`array`]).
 
+pub mod array;
 pub mod buffer;
+pub(crate) mod frontend;
 
 use std::path::Path;
 

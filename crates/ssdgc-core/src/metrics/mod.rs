@@ -2,8 +2,11 @@
 
 pub mod breakdown;
 pub mod report;
+mod responses;
 mod series;
+mod table;
 
+pub use responses::{Responses, MARGINAL_RESPONSE};
 pub use series::{Series, SeriesPoint};
 
 use hdrhistogram::Histogram;

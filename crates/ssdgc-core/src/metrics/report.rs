@@ -4,13 +4,15 @@
 
 use serde::Serialize;
 
-use super::breakdown::{BreakdownReport, PlaneUtil};
-use super::{LatencySummary, SeriesPoint};
+use super::breakdown::{self, BreakdownReport, DieClock, PlaneUtil};
+use super::{LatencySummary, Responses, SeriesPoint, MARGINAL_RESPONSE};
 use crate::config::Config;
+use crate::drive::{Drive, DriveCounters};
 use crate::flash::Geometry;
-use crate::ftl::Ftl;
-use crate::host::{SourceStats, Workload};
-use crate::sim::{RunStats, MARGINAL_RESPONSE};
+use crate::ftl::FtlCounters;
+use crate::gc::scheme::SchemeStats;
+use crate::host::frontend::FrontEnd;
+use crate::host::SourceStats;
 use crate::units::{ns_to_us, SimTime};
 
 /// Schema identifier of a single-run report.
@@ -50,6 +52,10 @@ pub struct Report {
     /// Latency over time and over the request sequence, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub series: Option<SeriesReport>,
+    /// In an array of several drives: one full report per drive, in drive order, whose requests
+    /// are the pieces of the array's requests that drive served.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drives: Option<Vec<Report>>,
 }
 
 /// Latency series.
@@ -89,6 +95,22 @@ pub struct DriveInfo {
     pub overprovision: f64,
     pub gc_threshold: f64,
     pub allocation: String,
+    /// The RAID-0 array the drive belongs to, when it has several drives (every drive is as
+    /// described above).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub array: Option<ArrayInfo>,
+}
+
+/// A RAID-0 array of identical drives.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ArrayInfo {
+    pub drives: u32,
+    /// Stripe unit in bytes.
+    pub chunk_bytes: u64,
+    /// The array's logical pages: drives × one drive's.
+    pub logical_pages: u64,
+    /// The array's physical pages: drives × one drive's.
+    pub physical_pages: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -222,22 +244,19 @@ pub struct Sim {
 }
 
 pub(crate) struct ReportInput<'a> {
+    /// The configuration of one drive, as its scheme sees it.
     pub cfg: &'a Config,
+    /// The geometry of one drive.
     pub geo: &'a Geometry,
     pub scheme: &'a str,
-    pub victim: String,
     pub seed: u64,
-    pub workload: &'a Workload,
-    pub ftl: &'a Ftl,
-    pub stats: &'a RunStats,
+    pub front: &'a FrontEnd,
+    pub drives: &'a [Drive],
     pub simulated: SimTime,
     pub wall_s: f64,
     pub events: u64,
     pub series_interval: Option<SimTime>,
     pub series_window: Option<u64>,
-    pub plane_util: PlaneUtil,
-    pub scheme_stats: crate::gc::scheme::SchemeStats,
-    pub buffer: &'a crate::host::buffer::WriteBuffer,
 }
 
 fn wear(counts: &[u32]) -> Wear {
@@ -267,110 +286,231 @@ fn wear(counts: &[u32]) -> Wear {
     }
 }
 
-pub(crate) fn build(i: &ReportInput<'_>) -> Report {
-    let c = i.ftl.counters;
-    let s = i.stats;
-    let g = i.geo;
-    let waf = if c.host_pages_written == 0 {
-        0.0
-    } else {
-        (c.host_pages_written + c.gc_pages_moved) as f64 / c.host_pages_written as f64
-    };
-    let mean_valid = if c.victims == 0 {
-        0.0
-    } else {
-        c.victim_valid_pages as f64 / c.victims as f64
-    };
-    Report {
-        schema: SCHEMA.into(),
-        scheme: i.scheme.into(),
-        victim: i.victim.clone(),
-        seed: i.seed,
-        workload: WorkloadInfo {
-            name: i.workload.name.clone(),
-            format: i.workload.format.clone(),
-            source: i.workload.stats(),
-        },
-        drive: DriveInfo {
-            channels: g.channels,
-            chips_per_channel: g.chips_per_channel,
-            dies_per_chip: g.dies_per_chip,
-            planes_per_die: g.planes_per_die,
-            blocks_per_plane: g.blocks_per_plane,
-            pages_per_block: g.pages_per_block,
-            page_size: g.page_size,
-            physical_pages: g.physical_pages as u64,
-            logical_pages: g.logical_pages as u64,
-            overprovision: i.cfg.geometry.overprovision,
-            gc_threshold: i.cfg.gc.threshold,
-            allocation: i.cfg.ftl.allocation.to_ascii_uppercase(),
-        },
-        requests: Requests {
-            total: s.lat_all.count(),
-            reads: s.lat_read.count(),
-            writes: s.lat_write.count(),
-            unmapped_page_reads: s.unmapped_reads,
-        },
-        latency_us: Latencies {
-            all: s.lat_all.summary(),
-            read: s.lat_read.summary(),
-            write: s.lat_write.summary(),
-        },
-        breakdown_us: s.breakdown.report(),
-        plane_util: i.plane_util.clone(),
-        excess: Excess {
-            marginal_us: ns_to_us(MARGINAL_RESPONSE),
-            requests: s.excess_requests,
-            total_us: s.excess_ns as f64 / 1e3,
-        },
-        flash: Flash {
+/// The figures of one drive, or the sums over the drives of an array.
+struct Work {
+    ftl: FtlCounters,
+    drive: DriveCounters,
+    scheme: SchemeStats,
+    /// Dies the figures cover.
+    dies: u32,
+}
+
+impl Work {
+    fn of(d: &Drive) -> Work {
+        Work {
+            ftl: d.ftl().counters,
+            drive: d.counters(),
+            scheme: d.scheme_stats(),
+            dies: d.geometry().dies,
+        }
+    }
+
+    fn sum(drives: &[Drive]) -> Work {
+        let mut w = Work::of(&drives[0]);
+        for d in &drives[1..] {
+            let o = Work::of(d);
+            let (f, g) = (&mut w.ftl, &o.ftl);
+            f.host_pages_written += g.host_pages_written;
+            f.gc_pages_moved += g.gc_pages_moved;
+            f.blocks_erased += g.blocks_erased;
+            f.victims += g.victims;
+            f.victim_valid_pages += g.victim_valid_pages;
+            f.pages_skipped += g.pages_skipped;
+            f.pages_buffered += g.pages_buffered;
+            for (a, b) in f.moves_by_class.iter_mut().zip(g.moves_by_class) {
+                *a += b;
+            }
+            f.pagc_joined += g.pagc_joined;
+            let (c, e) = (&mut w.drive, &o.drive);
+            c.host_pages_read += e.host_pages_read;
+            c.gc_time += e.gc_time;
+            c.cancelled_moves += e.cancelled_moves;
+            c.merged_reads += e.merged_reads;
+            c.suspensions += e.suspensions;
+            c.point_a += e.point_a;
+            c.events += e.events;
+            let (s, t) = (&mut w.scheme, &o.scheme);
+            for (a, b) in s.state_time.iter_mut().zip(t.state_time) {
+                *a += b;
+            }
+            s.preemptions += t.preemptions;
+            s.s3_holds += t.s3_holds;
+            s.idle_jobs += t.idle_jobs;
+            w.dies += o.dies;
+        }
+        w
+    }
+
+    fn flash(&self) -> Flash {
+        let c = &self.ftl;
+        let waf = if c.host_pages_written == 0 {
+            0.0
+        } else {
+            (c.host_pages_written + c.gc_pages_moved) as f64 / c.host_pages_written as f64
+        };
+        Flash {
             host_pages_written: c.host_pages_written,
-            host_pages_read: s.host_pages_read,
+            host_pages_read: self.drive.host_pages_read,
             gc_pages_moved: c.gc_pages_moved,
             blocks_erased: c.blocks_erased,
             waf,
-        },
-        gc: Gc {
+        }
+    }
+
+    fn gc(&self, pages_per_block: u32) -> Gc {
+        let c = &self.ftl;
+        let mean_valid = if c.victims == 0 {
+            0.0
+        } else {
+            c.victim_valid_pages as f64 / c.victims as f64
+        };
+        Gc {
             invocations: c.victims,
-            total_time_us: ns_to_us(s.gc_time),
+            total_time_us: ns_to_us(self.drive.gc_time),
             mean_valid_pages_per_victim: mean_valid,
-            mean_valid_share_per_victim: mean_valid / g.pages_per_block as f64,
-        },
-        pagc: Pagc {
+            mean_valid_share_per_victim: mean_valid / pages_per_block as f64,
+        }
+    }
+
+    fn pagc(&self) -> Pagc {
+        let c = &self.ftl;
+        Pagc {
             pard_pawr: c.moves_by_class[0],
             srrd_pawr: c.moves_by_class[1],
             srrd_srwr: c.moves_by_class[2],
             joined: c.pagc_joined,
             buffered_pages: c.pages_buffered,
             skipped_pages: c.pages_skipped,
+        }
+    }
+
+    fn pgc(&self) -> Pgc {
+        let ss = &self.scheme;
+        let per_die = |t: SimTime| t as f64 / 1e9 / self.dies.max(1) as f64;
+        Pgc {
+            state_time_s: StateTime {
+                s0: per_die(ss.state_time[0]),
+                s1: per_die(ss.state_time[1]),
+                s2: per_die(ss.state_time[2]),
+                s3: per_die(ss.state_time[3]),
+            },
+            preemptions: ss.preemptions,
+            s3_holds: ss.s3_holds,
+            idle_jobs: ss.idle_jobs,
+            cancelled_moves: self.drive.cancelled_moves,
+            merged_reads: self.drive.merged_reads,
+            suspensions: self.drive.suspensions,
+            point_a: self.drive.point_a,
+        }
+    }
+}
+
+fn requests(r: &Responses) -> Requests {
+    Requests {
+        total: r.all.count(),
+        reads: r.read.count(),
+        writes: r.write.count(),
+        unmapped_page_reads: r.unmapped_reads,
+    }
+}
+
+fn latencies(r: &Responses) -> Latencies {
+    Latencies {
+        all: r.all.summary(),
+        read: r.read.summary(),
+        write: r.write.summary(),
+    }
+}
+
+fn excess(r: &Responses) -> Excess {
+    Excess {
+        marginal_us: ns_to_us(MARGINAL_RESPONSE),
+        requests: r.excess_requests,
+        total_us: r.excess_ns as f64 / 1e3,
+    }
+}
+
+fn drive_info(i: &ReportInput<'_>) -> DriveInfo {
+    let g = i.geo;
+    DriveInfo {
+        channels: g.channels,
+        chips_per_channel: g.chips_per_channel,
+        dies_per_chip: g.dies_per_chip,
+        planes_per_die: g.planes_per_die,
+        blocks_per_plane: g.blocks_per_plane,
+        pages_per_block: g.pages_per_block,
+        page_size: g.page_size,
+        physical_pages: g.physical_pages as u64,
+        logical_pages: g.logical_pages as u64,
+        overprovision: i.cfg.geometry.overprovision,
+        gc_threshold: i.cfg.gc.threshold,
+        allocation: i.cfg.ftl.allocation.to_ascii_uppercase(),
+        array: None,
+    }
+}
+
+fn plane_util_of<'a>(drives: impl Iterator<Item = &'a Drive>, now: SimTime) -> PlaneUtil {
+    let clocks: Vec<DieClock> = drives.flat_map(|d| d.clocks().cloned()).collect();
+    breakdown::plane_util(&clocks, now)
+}
+
+pub(crate) fn build(i: &ReportInput<'_>) -> Report {
+    let front = i.front;
+    let s = &front.stats;
+    let work = Work::sum(i.drives);
+    let buffer = &front.buffer;
+    let size_bytes = buffer.capacity() * i.geo.page_size;
+    let mut info = drive_info(i);
+    let several = i.drives.len() > 1;
+    if several {
+        let stripe = front.stripe();
+        info.array = Some(ArrayInfo {
+            drives: stripe.drives(),
+            chunk_bytes: stripe.chunk_bytes(),
+            logical_pages: stripe.logical_pages(),
+            physical_pages: i.drives.len() as u64 * i.geo.physical_pages as u64,
+        });
+    }
+    let erase_counts: Vec<u32> = if several {
+        i.drives
+            .iter()
+            .flat_map(|d| d.ftl().erase_counts().iter().copied())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let base = Report {
+        schema: SCHEMA.into(),
+        scheme: i.scheme.into(),
+        victim: i.drives[0].ftl().victim_kind().name(),
+        seed: i.seed,
+        workload: WorkloadInfo {
+            name: front.workload.name.clone(),
+            format: front.workload.format.clone(),
+            source: front.workload.stats(),
         },
-        pgc: {
-            let ss = &i.scheme_stats;
-            let per_die = |t: SimTime| t as f64 / 1e9 / g.dies.max(1) as f64;
-            Pgc {
-                state_time_s: StateTime {
-                    s0: per_die(ss.state_time[0]),
-                    s1: per_die(ss.state_time[1]),
-                    s2: per_die(ss.state_time[2]),
-                    s3: per_die(ss.state_time[3]),
-                },
-                preemptions: ss.preemptions,
-                s3_holds: ss.s3_holds,
-                idle_jobs: ss.idle_jobs,
-                cancelled_moves: s.cancelled_moves,
-                merged_reads: s.merged_reads,
-                suspensions: s.suspensions,
-                point_a: s.point_a,
-            }
-        },
+        drive: info,
+        requests: requests(&s.requests),
+        latency_us: latencies(&s.requests),
+        breakdown_us: s.requests.breakdown.report(),
+        plane_util: plane_util_of(i.drives.iter(), i.simulated),
+        excess: excess(&s.requests),
+        flash: work.flash(),
+        gc: work.gc(i.geo.pages_per_block),
+        pagc: work.pagc(),
+        pgc: work.pgc(),
         buffer: BufferReport {
-            size_bytes: i.buffer.capacity() * g.page_size,
-            writes_absorbed: i.buffer.writes_absorbed,
-            writes_bypassed: i.buffer.writes_bypassed,
-            hits_read: i.buffer.hits_read,
-            pages_flushed: i.buffer.pages_flushed,
+            size_bytes,
+            writes_absorbed: buffer.writes_absorbed,
+            writes_bypassed: buffer.writes_bypassed,
+            hits_read: buffer.hits_read,
+            pages_flushed: buffer.pages_flushed,
         },
-        wear: wear(i.ftl.erase_counts()),
+        wear: if several {
+            wear(&erase_counts)
+        } else {
+            wear(i.drives[0].ftl().erase_counts())
+        },
         sim: Sim {
             simulated_s: i.simulated as f64 / 1e9,
             wall_s: i.wall_s,
@@ -382,6 +522,49 @@ pub(crate) fn build(i: &ReportInput<'_>) -> Report {
             window: i.series_window,
             by_request: s.by_request.as_ref().map(|x| x.points(1.0)),
         }),
+        drives: None,
+    };
+    if !several {
+        return base;
+    }
+    let per_drive = i
+        .drives
+        .iter()
+        .zip(&front.per_drive)
+        .map(|(d, p)| {
+            let work = Work::of(d);
+            Report {
+                drive: drive_info(i),
+                requests: requests(&p.pieces),
+                latency_us: latencies(&p.pieces),
+                breakdown_us: p.pieces.breakdown.report(),
+                plane_util: plane_util_of(std::iter::once(d), i.simulated),
+                excess: excess(&p.pieces),
+                flash: work.flash(),
+                gc: work.gc(i.geo.pages_per_block),
+                pagc: work.pagc(),
+                pgc: work.pgc(),
+                buffer: BufferReport {
+                    size_bytes,
+                    writes_absorbed: p.writes_absorbed,
+                    writes_bypassed: p.writes_bypassed,
+                    hits_read: p.hits_read,
+                    pages_flushed: p.pages_flushed,
+                },
+                wear: wear(d.ftl().erase_counts()),
+                sim: Sim {
+                    events: work.drive.events,
+                    ..base.sim.clone()
+                },
+                series: None,
+                drives: None,
+                ..base.clone()
+            }
+        })
+        .collect();
+    Report {
+        drives: Some(per_drive),
+        ..base
     }
 }
 
@@ -389,115 +572,6 @@ impl Report {
     /// The report as one JSON object.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a report always serialises")
-    }
-
-    /// A human-readable table.
-    pub fn to_table(&self) -> String {
-        let mut out = String::new();
-        let d = &self.drive;
-        out.push_str(&format!(
-            "ssdgc: scheme {} · victim {} · seed {}\n",
-            self.scheme, self.victim, self.seed
-        ));
-        out.push_str(&format!(
-            "drive: {}ch x {}chips x {}dies x {}planes x {}blocks x {}pages x {}B, op {:.2}, gc threshold {:.2}, {}\n",
-            d.channels,
-            d.chips_per_channel,
-            d.dies_per_chip,
-            d.planes_per_die,
-            d.blocks_per_plane,
-            d.pages_per_block,
-            d.page_size,
-            d.overprovision,
-            d.gc_threshold,
-            d.allocation
-        ));
-        out.push_str(&format!(
-            "workload: {} ({})\n",
-            self.workload.name, self.workload.format
-        ));
-        out.push_str(&format!(
-            "requests: {} ({} reads, {} writes)\n\n",
-            self.requests.total, self.requests.reads, self.requests.writes
-        ));
-        out.push_str(&format!(
-            "{:<6} {:>10} {:>10} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>11}\n",
-            "us", "mean", "std", "cv", "p50", "p90", "p99", "p99.9", "p99.99", "max"
-        ));
-        for (name, l) in [
-            ("all", &self.latency_us.all),
-            ("read", &self.latency_us.read),
-            ("write", &self.latency_us.write),
-        ] {
-            out.push_str(&format!(
-                "{:<6} {:>10.1} {:>10.1} {:>6.2} {:>10.1} {:>10.1} {:>10.1} {:>10.1} {:>10.1} {:>11.1}\n",
-                name, l.mean, l.std, l.cv, l.p50, l.p90, l.p99, l.p999, l.p9999, l.max
-            ));
-        }
-        let b = &self.breakdown_us;
-        out.push_str(&format!(
-            "\nbreakdown (mean us): ST {:.1}  CsGC {:.1}  CoGC {:.1}  LC {:.1}  CnGC {:.1}\n",
-            b.st, b.csgc, b.cogc, b.lc, b.cngc
-        ));
-        let u = &self.plane_util;
-        out.push_str(&format!(
-            "plane time: host {:.1}%  GC {:.1}%  waiting on another plane's GC {:.1}%  idle {:.1}%\n",
-            100.0 * u.host,
-            100.0 * u.gc,
-            100.0 * u.wait_other_gc,
-            100.0 * u.idle
-        ));
-        let f = &self.flash;
-        out.push_str(&format!(
-            "flash: {} host pages written, {} read, {} moved by GC, {} blocks erased, WAF {:.3}\n",
-            f.host_pages_written, f.host_pages_read, f.gc_pages_moved, f.blocks_erased, f.waf
-        ));
-        let g = &self.gc;
-        out.push_str(&format!(
-            "gc: {} invocations, {:.1} ms total, {:.1} valid pages per victim ({:.1}%)\n",
-            g.invocations,
-            g.total_time_us / 1e3,
-            g.mean_valid_pages_per_victim,
-            100.0 * g.mean_valid_share_per_victim
-        ));
-        let p = &self.pagc;
-        if p.joined > 0 {
-            out.push_str(&format!(
-                "pagc: moves PaRD-PaWR {} SrRD-PaWR {} SrRD-SrWR {}; {} victims joined; {} pages buffered, {} skipped\n",
-                p.pard_pawr, p.srrd_pawr, p.srrd_srwr, p.joined, p.buffered_pages, p.skipped_pages
-            ));
-        }
-        let q = &self.pgc;
-        if q.preemptions + q.s3_holds + q.idle_jobs > 0 {
-            let t = &q.state_time_s;
-            out.push_str(&format!(
-                "pgc: {} preemptions, {} S3 holds, {} idle jobs, {} moves cancelled, {} reads merged; per die S0 {:.3} s S1 {:.3} s S2 {:.3} s S3 {:.3} s\n",
-                q.preemptions, q.s3_holds, q.idle_jobs, q.cancelled_moves, q.merged_reads, t.s0, t.s1, t.s2, t.s3
-            ));
-        }
-        let b = &self.buffer;
-        if b.size_bytes > 0 {
-            out.push_str(&format!(
-                "buffer: {} B, {} writes absorbed, {} bypassed, {} read pages hit, {} pages flushed\n",
-                b.size_bytes, b.writes_absorbed, b.writes_bypassed, b.hits_read, b.pages_flushed
-            ));
-        }
-        let w = &self.wear;
-        out.push_str(&format!(
-            "wear: erases per block min {} max {} mean {:.2} std {:.2}\n",
-            w.erase_min, w.erase_max, w.erase_mean, w.erase_std
-        ));
-        out.push_str(&format!(
-            "over {:.0} ms: {} requests, {:.1} ms excess in total\n",
-            self.excess.marginal_us / 1e3,
-            self.excess.requests,
-            self.excess.total_us / 1e3
-        ));
-        out.push_str(&format!(
-            "sim: {:.3} s simulated, {:.3} s wall, {} events\n",
-            self.sim.simulated_s, self.sim.wall_s, self.sim.events
-        ));
-        out
     }
 }
 

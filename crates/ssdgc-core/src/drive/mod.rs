@@ -1,0 +1,447 @@
+//! One drive: its flash array, its FTL, its GC scheme, its per-die queues and scheduling, and the
+//! timing of its flash operations. Several drives coexist in one simulation (an array); each owns
+//! all of its state.
+//!
+//! The front end ([`crate::host::frontend`]) talks to a drive through a narrow interface:
+//!
+//! - [`Drive::queue`] hands in a page transaction (a read or write of one logical page of the
+//!   drive) with an opaque tag, and kicks the die that holds the page;
+//! - [`Drive::on_die_done`] handles the end of the operation running on a die
+//!   ([`crate::engine::Event::DieDone`]) and says what finished: a host page ([`Finished::Page`]:
+//!   the front end accounts for it) or something else; when the die is free the front end then
+//!   lets it start its next operation with [`Drive::kick`] — after accounting for the page, which
+//!   may queue more work, exactly in that order;
+//! - [`Drive::on_txn_done`] hands back a host read served from a GC move's register
+//!   ([`crate::engine::Event::TxnDone`]);
+//! - [`Drive::begin_piece`] / [`Drive::end_piece`] tell the drive how many host requests have work
+//!   outstanding on it, which its scheme sees as device idleness;
+//! - [`Drive::counters`], [`Drive::ftl`] and the die clocks feed the report.
+//!
+//! Inside, each die runs one command at a time; whenever a die is free its GC scheme decides
+//! whether it serves a queued host transaction or the next operation of a GC job
+//! ([`crate::gc::scheme`], in `schedule.rs`). Every operation reserves the channel, die and planes
+//! it occupies through the resource model ([`crate::flash::resources`]). The capabilities some
+//! schemes add live in their own modules: suspension and resumption of GC operations
+//! (`suspend.rs`), merging of host reads into GC moves (`merge.rs`), pipelining of GC moves
+//! (`pipeline.rs`) and committing TC-PaGC's buffered pages (`flush.rs`).
+
+mod flush;
+mod merge;
+mod pipeline;
+mod schedule;
+pub mod suspend;
+
+use std::collections::VecDeque;
+
+pub use suspend::MAX_SUSPENDS;
+
+use crate::config::Config;
+use crate::engine::{Event, EventQueue};
+use crate::flash::{Geometry, Resources, Timing};
+use crate::ftl::precondition::{self, Precondition};
+use crate::ftl::{Ftl, FtlError};
+use crate::gc::scheme::{self, GcScheme, QueuedTxn, SchemeStats};
+use crate::gc::{self, GcJob, GcOp};
+use crate::metrics::breakdown::{Breakdown, Busy, DieClock, Snapshot};
+use crate::rng::{drive_stream, rng_for, streams, SimRng};
+use crate::sim::SimError;
+use crate::units::{Lpn, SimTime};
+
+/// A host page transaction that has finished, as the drive hands it back.
+#[derive(Clone, Copy, Debug)]
+pub struct PageDone {
+    /// The tag it was queued with.
+    pub tag: u32,
+    /// Its logical page on the drive.
+    pub lpn: Lpn,
+    /// A write.
+    pub write: bool,
+    /// Where its time went, from queueing to completion.
+    pub bd: Breakdown,
+}
+
+/// What the end of a die's operation amounts to ([`Drive::on_die_done`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Finished {
+    /// Nothing for the front end, and the die is still busy: the event was stale (its operation
+    /// was suspended and ends later), or a held GC job went on with its next operation.
+    Busy,
+    /// The die is free; nothing for the front end. Kick the die.
+    Free,
+    /// A host page transaction finished and the die is free: account for the page, then kick the
+    /// die.
+    Page(PageDone),
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Txn {
+    tag: u32,
+    lpn: Lpn,
+    /// The plane of `lpn`, found once when the transaction is queued.
+    plane: u32,
+    write: bool,
+    /// The die's clock when the transaction was queued.
+    snap: Snapshot,
+    /// Where its time went (filled when it starts).
+    bd: Breakdown,
+}
+
+/// What a die is doing.
+#[derive(Clone, Copy, Debug)]
+enum Running {
+    Nothing,
+    Host(u32),
+    /// A GC operation; `hold` keeps the die on the job until its erase (no scheme decision between
+    /// its operations).
+    Gc {
+        job: usize,
+        op: GcOp,
+        hold: bool,
+    },
+    /// Committing buffered pages (no job).
+    Flush,
+    /// Suspending a GC operation for a host request, or finishing a page move's read before
+    /// stopping at preemption point A ([`suspend`]).
+    Suspending,
+}
+
+struct Die {
+    queue: VecDeque<QueuedTxn>,
+    ids: VecDeque<u32>,
+    jobs: Vec<GcJob>,
+    running: Running,
+    clock: DieClock,
+}
+
+/// Counters of a drive beyond its FTL's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DriveCounters {
+    /// Host pages read from flash (including merged reads).
+    pub host_pages_read: u64,
+    /// Die time spent on GC.
+    pub gc_time: SimTime,
+    /// Host writes to a page that a GC job in progress had still to move.
+    pub cancelled_moves: u64,
+    /// Host reads served from a GC job's page register.
+    pub merged_reads: u64,
+    /// GC operations suspended for host requests.
+    pub suspensions: u64,
+    /// GC page moves stopped between read and program for host requests (point A).
+    pub point_a: u64,
+    /// Events handled by the drive (die completions and merged reads).
+    pub events: u64,
+}
+
+/// One drive of the simulation.
+pub struct Drive {
+    /// Index in the array.
+    id: u16,
+    /// The array has more than one drive (errors then name the drive).
+    in_array: bool,
+    geo: Geometry,
+    timing: Timing,
+    copyback: bool,
+    ftl: Ftl,
+    scheme: Box<dyn GcScheme>,
+    /// Victim choice during the run, shared by the dies and drawn in event order.
+    rng: SimRng,
+    dies: Vec<Die>,
+    res: Resources,
+    txns: Vec<Txn>,
+    free_txns: Vec<u32>,
+    pipeline: pipeline::Pipeline,
+    suspension: suspend::Suspension,
+    merging: merge::Merging,
+    flushing: flush::Flushing,
+    /// Host requests with a piece outstanding on this drive.
+    pieces: u32,
+    now: SimTime,
+    counters: DriveCounters,
+    error: Option<SimError>,
+    ftl_error: Option<FtlError>,
+}
+
+impl Drive {
+    /// Drive `id` of an array of `drives`, as the (validated) configuration `cfg` describes it,
+    /// choosing victims from its own stream of `seed` ([`crate::rng::drive_stream`]).
+    pub fn new(cfg: &Config, id: u32, drives: u32, seed: u64) -> Result<Drive, SimError> {
+        let geo = Geometry::new(cfg);
+        let timing = Timing::new(cfg);
+        let ftl = Ftl::new(cfg, &geo).map_err(SimError::Config)?;
+        let scheme = scheme::build(&cfg.gc.scheme, cfg).map_err(SimError::Config)?;
+        let dies = (0..geo.dies)
+            .map(|_| Die {
+                queue: VecDeque::new(),
+                ids: VecDeque::new(),
+                jobs: Vec::new(),
+                running: Running::Nothing,
+                clock: DieClock::new(geo.planes_per_die),
+            })
+            .collect();
+        Ok(Drive {
+            id: id as u16,
+            in_array: drives > 1,
+            copyback: cfg.gc.copyback,
+            res: Resources::new(&geo, timing.transfer),
+            pipeline: pipeline::Pipeline::new(scheme.pipelined(), geo.dies, &timing),
+            suspension: suspend::Suspension::new(geo.dies),
+            merging: merge::Merging::default(),
+            flushing: flush::Flushing::default(),
+            timing,
+            ftl,
+            scheme,
+            rng: rng_for(seed, drive_stream(id, streams::VICTIMS)),
+            dies,
+            txns: Vec::new(),
+            free_txns: Vec::new(),
+            pieces: 0,
+            now: 0,
+            counters: DriveCounters::default(),
+            error: None,
+            ftl_error: None,
+            geo,
+        })
+    }
+
+    /// Events this drive may have pending at once: per die one completion, one merged read, and a
+    /// stale completion per suspension of the running operation.
+    pub fn max_events(&self) -> usize {
+        (3 + MAX_SUSPENDS as usize) * self.geo.dies as usize
+    }
+
+    /// The drive's FTL.
+    pub fn ftl(&self) -> &Ftl {
+        &self.ftl
+    }
+
+    /// The drive's FTL, keeping nothing else.
+    pub fn into_ftl(self) -> Ftl {
+        self.ftl
+    }
+
+    /// The drive's geometry.
+    pub fn geometry(&self) -> &Geometry {
+        &self.geo
+    }
+
+    /// Preconditions the drive with no simulated time, drawing from its own preconditioning
+    /// stream of `seed`; `progress(done, total)` hears about it now and then.
+    pub fn precondition(
+        &mut self,
+        mode: Precondition,
+        seed: u64,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<(), SimError> {
+        let mut rng = rng_for(seed, drive_stream(self.id as u32, streams::PRECONDITION));
+        precondition::run(&mut self.ftl, mode, &mut rng, progress)?;
+        Ok(())
+    }
+
+    /// True when logical page `lpn` has data on flash (or in the FTL's DRAM buffer).
+    #[inline]
+    pub fn is_mapped(&self, lpn: Lpn) -> bool {
+        self.ftl.lookup(lpn).is_some()
+    }
+
+    /// A host request now has work outstanding on this drive.
+    #[inline]
+    pub fn begin_piece(&mut self) {
+        self.pieces += 1;
+    }
+
+    /// A host request's work on this drive is done.
+    #[inline]
+    pub fn end_piece(&mut self) {
+        self.pieces -= 1;
+    }
+
+    /// No host request has work outstanding on this drive: its schemes see the device idle.
+    #[inline]
+    pub fn is_idle(&self) -> bool {
+        self.pieces == 0
+    }
+
+    /// Queues a page transaction (tagged `tag`) at the die of the page's plane and kicks that die.
+    #[inline]
+    pub fn queue(&mut self, ev: &mut EventQueue, now: SimTime, tag: u32, lpn: Lpn, write: bool) {
+        self.now = now;
+        let plane = self.ftl.plane_of(lpn);
+        let d = self.geo.die_of_plane(plane);
+        let txn = Txn {
+            tag,
+            lpn,
+            plane,
+            write,
+            snap: self.dies[d as usize]
+                .clock
+                .snapshot(now, self.geo.plane_in_die(plane)),
+            bd: Breakdown::default(),
+        };
+        let t = match self.free_txns.pop() {
+            Some(t) => {
+                self.txns[t as usize] = txn;
+                t
+            }
+            None => {
+                self.txns.push(txn);
+                self.txns.len() as u32 - 1
+            }
+        };
+        let die = &mut self.dies[d as usize];
+        die.queue.push_back(QueuedTxn { plane, write, lpn });
+        die.ids.push_back(t);
+        self.kick_die(ev, d);
+    }
+
+    /// Lets free die `d` start its next operation, as its scheme decides.
+    #[inline]
+    pub fn kick(&mut self, ev: &mut EventQueue, now: SimTime, d: u32) {
+        self.now = now;
+        self.kick_die(ev, d);
+    }
+
+    /// Kicks every die (the drive's host work is done: free dies may start idle-time work).
+    pub fn kick_all(&mut self, ev: &mut EventQueue, now: SimTime) {
+        self.now = now;
+        for d in 0..self.geo.dies {
+            self.kick_die(ev, d);
+        }
+    }
+
+    /// The operation running on die `d` has reached its end time `now`. A die that was running
+    /// nothing is an invariant violation ([`Drive::take_error`]).
+    #[inline]
+    pub fn on_die_done(&mut self, ev: &mut EventQueue, now: SimTime, d: u32) -> Finished {
+        self.now = now;
+        self.counters.events += 1;
+        if self.res.die_until(d) != now {
+            // The completion of an operation that was suspended: it resumed and ends later.
+            return Finished::Busy;
+        }
+        self.res.release(d);
+        self.suspension.ended(d);
+        let die = &mut self.dies[d as usize];
+        let running = std::mem::replace(&mut die.running, Running::Nothing);
+        die.clock.switch(now, Busy::Idle);
+        match running {
+            Running::Nothing => {
+                self.invariant(format!("die {d} finished an operation it was not running"));
+                Finished::Busy
+            }
+            Running::Host(t) => {
+                let Txn {
+                    tag,
+                    lpn,
+                    write,
+                    bd,
+                    ..
+                } = self.txns[t as usize];
+                self.free_txns.push(t);
+                Finished::Page(PageDone {
+                    tag,
+                    lpn,
+                    write,
+                    bd,
+                })
+            }
+            Running::Flush | Running::Suspending => Finished::Free,
+            Running::Gc { job, op, hold } => {
+                gc::complete(&mut self.ftl, op);
+                if op.is_erase() {
+                    self.dies[d as usize].jobs.remove(job);
+                } else if hold && self.step_held_job(ev, d, job) {
+                    return Finished::Busy;
+                }
+                Finished::Free
+            }
+        }
+    }
+
+    /// The first error the drive ran into, if any (taking it).
+    #[inline]
+    pub fn take_error(&mut self) -> Option<SimError> {
+        if self.error.is_none() && self.ftl_error.is_none() {
+            return None;
+        }
+        self.error
+            .take()
+            .or_else(|| self.ftl_error.take().map(SimError::from))
+    }
+
+    /// Checks the FTL's invariants and that every live transaction is queued or running.
+    pub fn check(&self, now: SimTime) -> Result<(), SimError> {
+        let err = |msg: String| SimError::Invariant {
+            time_ns: now,
+            msg: self.label(msg),
+        };
+        self.ftl.check().map_err(err)?;
+        let queued: usize = self.dies.iter().map(|d| d.ids.len()).sum();
+        let running = self
+            .dies
+            .iter()
+            .filter(|d| matches!(d.running, Running::Host(_)))
+            .count();
+        let running = running + self.merging.in_flight() as usize;
+        let live_txns = self.txns.len() - self.free_txns.len();
+        if queued + running != live_txns {
+            return Err(err(format!(
+                "{live_txns} live transactions but {queued} queued and {running} running"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The drive's counters.
+    pub fn counters(&self) -> DriveCounters {
+        DriveCounters {
+            merged_reads: self.merging.reads(),
+            suspensions: self.suspension.suspensions(),
+            point_a: self.suspension.point_a(),
+            ..self.counters
+        }
+    }
+
+    /// The counters the scheme keeps about its decisions.
+    pub fn scheme_stats(&self) -> SchemeStats {
+        self.scheme.stats()
+    }
+
+    /// The die clocks (what each die has been doing).
+    pub(crate) fn clocks(&self) -> impl Iterator<Item = &DieClock> {
+        self.dies.iter().map(|d| &d.clock)
+    }
+
+    /// `msg`, naming the drive when there are several.
+    fn label(&self, msg: String) -> String {
+        if self.in_array {
+            format!("drive {}: {msg}", self.id)
+        } else {
+            msg
+        }
+    }
+
+    fn invariant(&mut self, msg: String) {
+        let msg = self.label(msg);
+        self.error.get_or_insert(SimError::Invariant {
+            time_ns: self.now,
+            msg,
+        });
+    }
+
+    /// Schedules the end of the operation die `d` is starting, which the resource model has
+    /// reserved until `at`.
+    fn schedule_die_done(&mut self, ev: &mut EventQueue, d: u32, at: SimTime) {
+        debug_assert_eq!(
+            self.res.die_until(d),
+            at,
+            "die {d} reserved until another time"
+        );
+        ev.schedule(
+            at,
+            Event::DieDone {
+                drive: self.id,
+                die: d,
+            },
+        );
+    }
+}

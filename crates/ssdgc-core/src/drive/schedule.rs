@@ -1,0 +1,258 @@
+//! Per-die scheduling: when a die is free its GC scheme decides what it does next
+//! ([`GcScheme::next`](crate::gc::scheme::GcScheme::next)), and the drive starts that operation —
+//! a host page transaction, one operation of a GC job, or a whole GC job — reserving its resources
+//! through the resource model and scheduling the die's completion.
+//!
+//! Command timing (`cmd` = command/address cycles, `xfer` = one page over the channel; see
+//! [`crate::flash::resources`]):
+//! - host read: die `cmd + read`, then the page goes out over the channel; the die stays busy until
+//!   the transfer ends (its register holds the data);
+//! - host write: `cmd`, then the page comes in over the channel (once the channel is free), then
+//!   `program` on the die;
+//! - GC move with copyback: `cmd + read + cmd + program`, no channel; without copyback the page also
+//!   goes out and back over the channel;
+//! - erase: `cmd + erase`.
+
+use super::{Drive, Running};
+use crate::engine::EventQueue;
+use crate::flash::FlashOp;
+use crate::gc::scheme::{Action, DieContext};
+use crate::gc::{self, GcOp};
+use crate::metrics::breakdown::Busy;
+use crate::units::SimTime;
+
+impl Drive {
+    /// Lets free die `d` start its next operation, as its scheme decides. A busy die running a
+    /// preemptible GC operation may instead be suspended for the host work queued there.
+    pub(super) fn kick_die(&mut self, ev: &mut EventQueue, d: u32) {
+        // Each round either starts an operation (and returns) or retires a finished job; a die has
+        // few jobs, so this bound is never reached in a correct run.
+        for _ in 0..64 {
+            let die = &mut self.dies[d as usize];
+            if !matches!(die.running, Running::Nothing) {
+                if self.suspension.may_suspend(d) {
+                    self.try_suspend(ev, d);
+                }
+                return;
+            }
+            let mut cx = DieContext {
+                now: self.now,
+                die: d,
+                device_idle: self.pieces == 0,
+                ftl: &mut self.ftl,
+                rng: &mut self.rng,
+                queue: &die.queue,
+                jobs: &mut die.jobs,
+                error: &mut self.ftl_error,
+            };
+            let action = self.scheme.next(&mut cx);
+            let action = match (self.suspension.holds(d), action) {
+                (false, a) => a,
+                // With an operation suspended, only host transactions run before it resumes.
+                (true, Action::Host(i) | Action::Merge { txn: i, .. }) => Action::Host(i),
+                (true, _) => {
+                    self.resume(ev, d);
+                    return;
+                }
+            };
+            let die = &mut self.dies[d as usize];
+            match action {
+                Action::Idle => return,
+                Action::Flush => {
+                    self.start_flush(ev, d);
+                    return;
+                }
+                Action::Merge { txn, job } => {
+                    let (Some(_), Some(t)) = (die.queue.remove(txn), die.ids.remove(txn)) else {
+                        self.invariant(format!(
+                            "scheme merged host transaction {txn} of an empty slot"
+                        ));
+                        return;
+                    };
+                    if !self.start_merge(ev, d, t, job) {
+                        // Not mergeable after all: an ordinary read.
+                        self.start_host(ev, d, t);
+                    }
+                    return;
+                }
+                Action::Host(i) => {
+                    let (Some(_), Some(t)) = (die.queue.remove(i), die.ids.remove(i)) else {
+                        self.invariant(format!(
+                            "scheme chose host transaction {i} of an empty slot"
+                        ));
+                        return;
+                    };
+                    self.start_host(ev, d, t);
+                    return;
+                }
+                Action::GcJob(j) => {
+                    if j >= die.jobs.len() {
+                        self.invariant(format!("scheme chose GC job {j}, which does not exist"));
+                        return;
+                    }
+                    if self.start_gc_job(ev, d, j) {
+                        return;
+                    }
+                    // The job had nothing left: it is retired; decide again.
+                }
+                Action::Gc(j) => {
+                    let Some(job) = die.jobs.get_mut(j) else {
+                        self.invariant(format!("scheme chose GC job {j}, which does not exist"));
+                        return;
+                    };
+                    match gc::dispatch_next(&mut self.ftl, job) {
+                        Ok(Some(op)) => {
+                            let dur = self.start_gc_op(ev, d, j, op, false);
+                            self.counters.gc_time += dur;
+                            self.suspension.started(d);
+                            return;
+                        }
+                        Ok(None) => {
+                            die.jobs.remove(j);
+                        }
+                        Err(e) => {
+                            self.ftl_error.get_or_insert(e);
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+        self.invariant(format!("die {d}: its scheme made no progress"));
+    }
+
+    /// Starts host transaction `t` on die `d`.
+    pub(super) fn start_host(&mut self, ev: &mut EventQueue, d: u32, t: u32) {
+        let txn = self.txns[t as usize];
+        let now = self.now;
+        let plane = self.geo.plane_in_die(txn.plane);
+        let op = if txn.write {
+            // Only a die with a GC job in progress can have a move to cancel.
+            let old = if self.dies[d as usize].jobs.is_empty() {
+                None
+            } else {
+                self.ftl.lookup(txn.lpn)
+            };
+            if let Some(old) = old {
+                let a = self.geo.addr(old);
+                if self.dies[d as usize]
+                    .jobs
+                    .iter()
+                    .any(|j| j.collects(a.plane, a.block))
+                {
+                    self.counters.cancelled_moves += 1;
+                }
+            }
+            if let Err(e) = self.ftl.host_write(txn.lpn) {
+                self.ftl_error.get_or_insert(e);
+                return;
+            }
+            FlashOp::host_write(&self.timing, 1 << plane)
+        } else {
+            self.counters.host_pages_read += 1;
+            FlashOp::host_read(&self.timing, 1 << plane)
+        };
+        let r = self.res.reserve(d, now, &op);
+        let channel_wait = r.channel_wait();
+        let die = &mut self.dies[d as usize];
+        let mut bd = die.clock.waited(now, plane, &txn.snap);
+        let late = bd.delayed_by_gc();
+        bd.cngc += channel_wait;
+        bd.st = r.end - now - channel_wait;
+        die.clock.switch(now, Busy::Host { plane, late });
+        self.txns[t as usize].bd = bd;
+        die.running = Running::Host(t);
+        self.schedule_die_done(ev, d, r.end);
+    }
+
+    /// Holds die `d` for every remaining operation of job `j`. With copyback the operations touch no
+    /// shared resource, so they are carried out back to back with one completion event at the end;
+    /// otherwise they are issued one at a time (their channel transfers interleave with other dies')
+    /// and the die stays on the job between them. Returns false when the job had nothing left.
+    fn start_gc_job(&mut self, ev: &mut EventQueue, d: u32, j: usize) -> bool {
+        if !self.copyback || self.dies[d as usize].jobs[j].uses_channel() {
+            return self.step_held_job(ev, d, j);
+        }
+        let start = self.now;
+        let mut t = start;
+        let mut last = None;
+        let die = &mut self.dies[d as usize];
+        let job = &mut die.jobs[j];
+        let planes = job.plane_mask(&self.geo);
+        loop {
+            match gc::dispatch_next(&mut self.ftl, job) {
+                Ok(Some(op)) => {
+                    let tm = self.pipeline.timing(d, t, &op, &self.timing);
+                    let f = FlashOp::gc(&op, tm, true, planes);
+                    debug_assert_eq!(f.transfers, 0, "a copyback job without channel use");
+                    t = self.res.reserve(d, t, &f).end;
+                    self.pipeline.ended(d, &op, t);
+                    // A job ends with its erase: the only operation to keep for completion.
+                    if op.is_erase() {
+                        last = Some(op);
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    self.ftl_error.get_or_insert(e);
+                    return true;
+                }
+            }
+        }
+        let Some(op) = last else {
+            self.dies[d as usize].jobs.remove(j);
+            return false;
+        };
+        self.counters.gc_time += t - start;
+        let die = &mut self.dies[d as usize];
+        die.clock.switch(start, Busy::Gc { planes });
+        die.running = Running::Gc {
+            job: j,
+            op,
+            hold: false,
+        };
+        self.schedule_die_done(ev, d, t);
+        true
+    }
+
+    /// Issues the next operation of held job `j`; false (and the job retired) when none is left.
+    pub(super) fn step_held_job(&mut self, ev: &mut EventQueue, d: u32, j: usize) -> bool {
+        match gc::dispatch_next(&mut self.ftl, &mut self.dies[d as usize].jobs[j]) {
+            Ok(Some(op)) => {
+                let dur = self.start_gc_op(ev, d, j, op, true);
+                self.counters.gc_time += dur;
+                true
+            }
+            Ok(None) => {
+                self.dies[d as usize].jobs.remove(j);
+                false
+            }
+            Err(e) => {
+                self.ftl_error.get_or_insert(e);
+                true
+            }
+        }
+    }
+
+    /// Starts GC operation `op` of job `j` on die `d`; returns its duration.
+    fn start_gc_op(
+        &mut self,
+        ev: &mut EventQueue,
+        d: u32,
+        j: usize,
+        op: GcOp,
+        hold: bool,
+    ) -> SimTime {
+        let now = self.now;
+        let planes = op.plane_mask(&self.geo);
+        let tm = self.pipeline.timing(d, now, &op, &self.timing);
+        let f = FlashOp::gc(&op, tm, self.copyback, planes);
+        let finish = self.res.reserve(d, now, &f).end;
+        self.pipeline.ended(d, &op, finish);
+        let die = &mut self.dies[d as usize];
+        die.clock.switch(now, Busy::Gc { planes });
+        die.running = Running::Gc { job: j, op, hold };
+        self.schedule_die_done(ev, d, finish);
+        finish - now
+    }
+}

@@ -1,0 +1,537 @@
+//! The host front end: requests arrive (open or closed loop), wait for a slot in the device queue
+//! (`host.queue_depth`), go through the write buffer, are striped over the drives of the array
+//! ([`Stripe`]) and split into page transactions, and complete when all their pages on all drives
+//! have; response times and their breakdown are recorded here.
+//!
+//! The part of a request that lies on one drive is a *piece*. A drive counts the pieces it has
+//! outstanding (from the request's admission until the piece's last page is done), and sees the
+//! device idle when it has none: with one drive that is exactly "no request in the device queue".
+//! With several drives the front end also records each piece's response time (its last page's
+//! completion − the request's arrival) and breakdown per drive.
+
+use std::collections::VecDeque;
+
+use super::array::Stripe;
+use super::buffer::WriteBuffer;
+use super::{ReplayMode, Workload};
+use crate::config::{Config, MAX_DRIVES};
+use crate::drive::{Drive, PageDone};
+use crate::engine::{Event, EventQueue};
+use crate::metrics::breakdown::Breakdown;
+use crate::metrics::{Responses, Series};
+use crate::sim::SimError;
+use crate::units::SimTime;
+use ssdgc_workload::{IoRecord, Op};
+
+/// The tag of a transaction that flushes a write-buffer page (no host request waits on it).
+const FLUSH: u32 = u32::MAX;
+
+/// What the front end works on during one event: the drives, the event queue and the time.
+pub(crate) struct Io<'a> {
+    pub drives: &'a mut [Drive],
+    pub events: &'a mut EventQueue,
+    pub now: SimTime,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Req {
+    arrival: SimTime,
+    /// When it entered the device queue.
+    admitted: SimTime,
+    /// Position in arrival order.
+    index: u64,
+    /// First page of the array, before folding.
+    first: u64,
+    /// Pages touched; transactions still to complete once admitted.
+    pending: u32,
+    write: bool,
+    /// The drives it has a piece on (bit `d` = drive `d`).
+    drives: u64,
+}
+
+/// Counters of the requests at the front end.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct HostStats {
+    pub requests: Responses,
+    pub requests_seen: u64,
+    pub by_time: Option<Series>,
+    pub by_request: Option<Series>,
+}
+
+/// What one drive of an array did for the front end: the pieces of requests it served, and the
+/// write buffer's work for it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PieceStats {
+    pub pieces: Responses,
+    /// Pieces of writes the buffer acknowledged.
+    pub writes_absorbed: u64,
+    /// Pieces of writes that bypassed the buffer.
+    pub writes_bypassed: u64,
+    /// Read pages of this drive served from the buffer.
+    pub hits_read: u64,
+    /// Buffered pages written to this drive.
+    pub pages_flushed: u64,
+}
+
+/// The host front end of one run.
+pub(crate) struct FrontEnd {
+    queue_depth: u32,
+    fold_reject: bool,
+    time_scale: f64,
+    stripe: Stripe,
+    drives: usize,
+    reqs: Vec<Req>,
+    free_reqs: Vec<u32>,
+    /// Pages still to complete per request and drive: `pending[id × drives + d]`.
+    pending: Vec<u32>,
+    waiting: VecDeque<u32>,
+    in_device: u32,
+    outstanding: u64,
+    pub workload: Workload,
+    next_arrival: Option<IoRecord>,
+    first_time: Option<u64>,
+    exhausted: bool,
+    error: Option<SimError>,
+    pub stats: HostStats,
+    /// Per drive, when there are several.
+    pub per_drive: Vec<PieceStats>,
+    /// The host write buffer (empty and unused when `buffer.size` is 0).
+    pub buffer: WriteBuffer,
+    buffer_latency: SimTime,
+    /// Scratch of `admit`: pages of the request being admitted answered at once, per drive.
+    at_once: Vec<u32>,
+}
+
+impl FrontEnd {
+    /// The front end of `cfg` (the configuration of one drive of the array) over `stripe`.
+    pub(crate) fn new(
+        cfg: &Config,
+        stripe: Stripe,
+        workload: Workload,
+        series_interval: Option<SimTime>,
+        series_window: Option<u64>,
+    ) -> FrontEnd {
+        let drives = stripe.drives() as usize;
+        debug_assert!(drives <= MAX_DRIVES as usize);
+        FrontEnd {
+            queue_depth: cfg.host.queue_depth,
+            fold_reject: cfg.host.fold == "reject",
+            time_scale: cfg.host.time_scale,
+            drives,
+            reqs: Vec::new(),
+            free_reqs: Vec::new(),
+            pending: Vec::new(),
+            waiting: VecDeque::new(),
+            in_device: 0,
+            outstanding: 0,
+            workload,
+            next_arrival: None,
+            first_time: None,
+            exhausted: false,
+            error: None,
+            stats: HostStats {
+                by_time: series_interval.map(Series::new),
+                by_request: series_window.map(Series::new),
+                ..HostStats::default()
+            },
+            per_drive: if drives > 1 {
+                vec![PieceStats::default(); drives]
+            } else {
+                Vec::new()
+            },
+            buffer: WriteBuffer::new(cfg.buffer.size.0 / cfg.geometry.page_size.0),
+            buffer_latency: cfg.buffer.latency.0,
+            at_once: vec![0; drives],
+            stripe,
+        }
+    }
+
+    /// Requests submitted and not yet completed.
+    pub(crate) fn outstanding(&self) -> u64 {
+        self.outstanding
+    }
+
+    /// Requests completed.
+    pub(crate) fn completed(&self) -> u64 {
+        self.stats.requests.all.count()
+    }
+
+    /// The first error met, if any (taking it).
+    pub(crate) fn take_error(&mut self) -> Option<SimError> {
+        self.error.take()
+    }
+
+    /// The layout of the array.
+    pub(crate) fn stripe(&self) -> &Stripe {
+        &self.stripe
+    }
+
+    /// Offers the first requests: the first arrival (open loop) or `QD` requests (closed loop).
+    pub(crate) fn start(&mut self, io: &mut Io) -> Result<(), SimError> {
+        match self.workload.mode {
+            ReplayMode::OpenLoop => self.schedule_next_arrival(io),
+            ReplayMode::ClosedLoop(qd) => {
+                for _ in 0..qd {
+                    if !self.issue_closed_loop(io)? {
+                        break;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The event queue ran dry: queues what is left in the write buffer, if anything. True when
+    /// that scheduled more work.
+    pub(crate) fn drain(&mut self, io: &mut Io) -> bool {
+        if !self.buffer.has_dirty() {
+            return false;
+        }
+        self.flush_buffer(io);
+        !io.events.is_empty()
+    }
+
+    /// Checks the write buffer's occupancy.
+    pub(crate) fn check(&self, now: SimTime) -> Result<(), SimError> {
+        if self.buffer.len() as u64 > self.buffer.capacity() {
+            return Err(SimError::Invariant {
+                time_ns: now,
+                msg: format!(
+                    "the write buffer holds {} pages, over its {}",
+                    self.buffer.len(),
+                    self.buffer.capacity()
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    fn next_record(&mut self) -> Result<Option<IoRecord>, SimError> {
+        if self.exhausted {
+            return Ok(None);
+        }
+        match self.workload.next_record() {
+            Some(Ok(r)) => {
+                self.stats.requests_seen += 1;
+                Ok(Some(r))
+            }
+            Some(Err(e)) => Err(e.into()),
+            None => {
+                self.exhausted = true;
+                Ok(None)
+            }
+        }
+    }
+
+    fn schedule_next_arrival(&mut self, io: &mut Io) -> Result<(), SimError> {
+        if let Some(rec) = self.next_record()? {
+            let first = *self.first_time.get_or_insert(rec.time_ns);
+            let rel = rec.time_ns.saturating_sub(first);
+            let t = if self.time_scale == 1.0 {
+                rel
+            } else {
+                (rel as f64 * self.time_scale).round() as SimTime
+            };
+            self.next_arrival = Some(rec);
+            io.events.schedule(t.max(io.now), Event::Arrival);
+        }
+        Ok(())
+    }
+
+    /// The pending open-loop request arrives.
+    pub(crate) fn on_arrival(&mut self, io: &mut Io) -> Result<(), SimError> {
+        let rec = self
+            .next_arrival
+            .take()
+            .expect("an arrival event always has its record");
+        self.submit(io, rec)?;
+        self.schedule_next_arrival(io)
+    }
+
+    fn issue_closed_loop(&mut self, io: &mut Io) -> Result<bool, SimError> {
+        match self.next_record()? {
+            Some(rec) => {
+                self.submit(io, rec)?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    /// Page range of a record in the array's logical space, folded or rejected as configured.
+    fn pages_of(&self, rec: &IoRecord) -> Result<(u64, u64), SimError> {
+        let ps = self.stripe.page_size();
+        let first = rec.offset / ps;
+        let last = (rec.offset + rec.len.max(1) - 1) / ps;
+        let logical = self.stripe.logical_pages();
+        if last >= logical && self.fold_reject {
+            let what = if self.drives > 1 { "array" } else { "drive" };
+            return Err(SimError::Address {
+                source_name: self.workload.name.clone(),
+                // 1-based: `requests_seen` already counts this request.
+                index: self.stats.requests_seen,
+                msg: format!(
+                    "bytes {}..{} lie beyond the {what}'s logical space of {} bytes (set host.fold=wrap to fold addresses)",
+                    rec.offset,
+                    rec.offset + rec.len,
+                    logical * ps
+                ),
+            });
+        }
+        Ok((first, last - first + 1))
+    }
+
+    fn submit(&mut self, io: &mut Io, rec: IoRecord) -> Result<(), SimError> {
+        let (first, npages) = self.pages_of(&rec)?;
+        let req = Req {
+            arrival: io.now,
+            admitted: io.now,
+            // `requests_seen` already counts this request.
+            index: self.stats.requests_seen - 1,
+            first,
+            pending: npages as u32,
+            write: rec.op == Op::Write,
+            drives: 0,
+        };
+        let id = match self.free_reqs.pop() {
+            Some(i) => {
+                self.reqs[i as usize] = req;
+                i
+            }
+            None => {
+                self.reqs.push(req);
+                self.pending.resize(self.reqs.len() * self.drives, 0);
+                self.reqs.len() as u32 - 1
+            }
+        };
+        self.outstanding += 1;
+        if self.in_device < self.queue_depth && self.waiting.is_empty() {
+            self.admit(io, id);
+        } else {
+            self.waiting.push_back(id);
+        }
+        Ok(())
+    }
+
+    /// Moves a request into the device queue: its pieces begin on their drives, and each page
+    /// becomes a transaction queued at its drive (or is answered by the buffer or at once).
+    fn admit(&mut self, io: &mut Io, id: u32) {
+        self.in_device += 1;
+        self.reqs[id as usize].admitted = io.now;
+        let Req {
+            first,
+            pending,
+            write,
+            ..
+        } = self.reqs[id as usize];
+        let n = self.drives;
+        let base = id as usize * n;
+        let logical = self.stripe.logical_pages();
+        let pages = (0..pending as u64).map(|i| (first + i) % logical);
+        // The request's pieces: pages per drive.
+        let mut mask = 0u64;
+        if n == 1 {
+            self.pending[base] = pending;
+            mask = 1;
+        } else {
+            self.pending[base..base + n].fill(0);
+            for a in pages.clone() {
+                let (d, _) = self.stripe.page(a);
+                self.pending[base + d] += 1;
+                mask |= 1 << d;
+            }
+        }
+        self.reqs[id as usize].drives = mask;
+        for d in drives_of(mask) {
+            io.drives[d].begin_piece();
+        }
+        if write && self.buffer.enabled() {
+            if self.buffer.try_insert(pages.clone()) {
+                // Acknowledged by the buffer; its pages are flushed later.
+                self.buffer.writes_absorbed += 1;
+                for d in drives_of(mask).filter(|_| n > 1) {
+                    self.per_drive[d].writes_absorbed += 1;
+                }
+                self.ack_from_buffer(io, id);
+                return;
+            }
+            // It does not fit: it goes to flash as an ordinary write, behind a flush of everything
+            // buffered (which frees the buffer for the writes after it). Its pages' buffered
+            // copies are superseded.
+            self.buffer.writes_bypassed += 1;
+            for d in drives_of(mask).filter(|_| n > 1) {
+                self.per_drive[d].writes_bypassed += 1;
+            }
+            for a in pages.clone() {
+                self.buffer.supersede(a);
+            }
+            self.flush_buffer(io);
+        }
+        // Pages answered at once, per drive (in `self.at_once`, all 0 outside `admit`).
+        let mut immediate = 0;
+        let mut from_buffer = 0;
+        for a in pages {
+            let (d, lpn) = self.stripe.page(a);
+            if !write && self.buffer.contains(a) {
+                // Served from the write buffer.
+                self.buffer.hits_read += 1;
+                if n > 1 {
+                    self.per_drive[d].hits_read += 1;
+                }
+                from_buffer += 1;
+                self.at_once[d] += 1;
+                continue;
+            }
+            if !write && !io.drives[d].is_mapped(lpn) {
+                // Never written: the FTL answers without touching flash.
+                self.stats.requests.unmapped_reads += 1;
+                if n > 1 {
+                    self.per_drive[d].pieces.unmapped_reads += 1;
+                }
+                immediate += 1;
+                self.at_once[d] += 1;
+                continue;
+            }
+            io.drives[d].queue(io.events, io.now, id, lpn, write);
+        }
+        if from_buffer > 0 && immediate + from_buffer == pending {
+            // Nothing to read from flash: the buffer answers.
+            for d in drives_of(mask) {
+                self.at_once[d] = 0;
+            }
+            self.ack_from_buffer(io, id);
+            return;
+        }
+        if immediate + from_buffer == 0 {
+            return;
+        }
+        // Pages served at once (unmapped, or from the buffer in far less than a flash read). Each
+        // drive's count is taken before its pages complete: the last completion may admit the
+        // next request, which finds the counts at 0.
+        for d in drives_of(mask) {
+            for _ in 0..std::mem::take(&mut self.at_once[d]) {
+                self.page_done(io, id, d, Breakdown::default());
+            }
+        }
+    }
+
+    /// Request `id` is served by the write buffer: each of its pieces completes after
+    /// `buffer.latency`.
+    fn ack_from_buffer(&mut self, io: &mut Io, id: u32) {
+        let r = &mut self.reqs[id as usize];
+        r.pending = r.drives.count_ones();
+        let base = id as usize * self.drives;
+        for d in drives_of(r.drives) {
+            self.pending[base + d] = 1;
+        }
+        io.events
+            .schedule(io.now + self.buffer_latency, Event::BufferDone(id));
+    }
+
+    /// The write buffer acknowledges request `id`.
+    pub(crate) fn on_buffer_done(&mut self, io: &mut Io, id: u32) {
+        let bd = Breakdown {
+            st: self.buffer_latency,
+            ..Breakdown::default()
+        };
+        for d in drives_of(self.reqs[id as usize].drives) {
+            self.page_done(io, id, d, bd);
+        }
+    }
+
+    /// Queues every dirty buffered page as a page write to its drive.
+    fn flush_buffer(&mut self, io: &mut Io) {
+        for a in self.buffer.take_dirty() {
+            let (d, lpn) = self.stripe.page(a);
+            io.drives[d].queue(io.events, io.now, FLUSH, lpn, true);
+        }
+    }
+
+    /// Drive `d` finished page transaction `p`.
+    #[inline]
+    pub(crate) fn page_finished(&mut self, io: &mut Io, d: usize, p: PageDone) {
+        if p.tag == FLUSH {
+            self.buffer.flushed(self.stripe.array_page(d, p.lpn));
+            if self.drives > 1 {
+                self.per_drive[d].pages_flushed += 1;
+            }
+            if self.in_device == 0 {
+                // Pages written again while in flight.
+                self.flush_buffer(io);
+            }
+        } else {
+            self.page_done(io, p.tag, d, p.bd);
+        }
+    }
+
+    /// One page of request `id` on drive `d` is done, its time spent as `bd`; completes the piece
+    /// and the request when it was their last.
+    fn page_done(&mut self, io: &mut Io, id: u32, d: usize, mut bd: Breakdown) {
+        let r = &mut self.reqs[id as usize];
+        r.pending -= 1;
+        let slot = id as usize * self.drives + d;
+        self.pending[slot] -= 1;
+        let piece_done = self.pending[slot] == 0;
+        if piece_done {
+            if self.drives > 1 {
+                // The piece's parts: its last page's, plus the request's wait for a device-queue
+                // slot.
+                let mut pb = bd;
+                pb.cngc += r.admitted - r.arrival;
+                self.per_drive[d]
+                    .pieces
+                    .record(io.now - r.arrival, r.write, &pb);
+            }
+            io.drives[d].end_piece();
+        }
+        if r.pending > 0 {
+            if piece_done && io.drives[d].is_idle() {
+                io.drives[d].kick_all(io.events, io.now);
+            }
+            return;
+        }
+        let lat = io.now - r.arrival;
+        // The request's parts: its last page's, plus its wait for a device-queue slot.
+        bd.cngc += r.admitted - r.arrival;
+        let (write, arrival, index) = (r.write, r.arrival, r.index);
+        self.stats.requests.record(lat, write, &bd);
+        if let Some(s) = self.stats.by_time.as_mut() {
+            s.add(arrival, lat);
+        }
+        if let Some(s) = self.stats.by_request.as_mut() {
+            s.add(index, lat);
+        }
+        self.free_reqs.push(id);
+        self.in_device -= 1;
+        self.outstanding -= 1;
+        if let Some(next) = self.waiting.pop_front() {
+            self.admit(io, next);
+        }
+        if let ReplayMode::ClosedLoop(_) = self.workload.mode {
+            if let Err(e) = self.issue_closed_loop(io) {
+                self.error.get_or_insert(e);
+            }
+        }
+        if self.in_device == 0 {
+            // The device queue emptied: the write buffer is flushed.
+            self.flush_buffer(io);
+        }
+        if piece_done && io.drives[d].is_idle() {
+            // The drive has no host work left: its free dies may start idle-time work.
+            io.drives[d].kick_all(io.events, io.now);
+        }
+    }
+}
+
+/// The drives in bit mask `mask`, in order.
+fn drives_of(mask: u64) -> impl Iterator<Item = usize> + Clone {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        if m == 0 {
+            return None;
+        }
+        let d = m.trailing_zeros() as usize;
+        m &= m - 1;
+        Some(d)
+    })
+}

@@ -1,0 +1,141 @@
+//! The report as a human-readable table.
+
+use super::report::Report;
+
+impl Report {
+    /// A human-readable table.
+    pub fn to_table(&self) -> String {
+        let mut out = String::new();
+        let d = &self.drive;
+        out.push_str(&format!(
+            "ssdgc: scheme {} · victim {} · seed {}\n",
+            self.scheme, self.victim, self.seed
+        ));
+        out.push_str(&format!(
+            "drive: {}ch x {}chips x {}dies x {}planes x {}blocks x {}pages x {}B, op {:.2}, gc threshold {:.2}, {}\n",
+            d.channels,
+            d.chips_per_channel,
+            d.dies_per_chip,
+            d.planes_per_die,
+            d.blocks_per_plane,
+            d.pages_per_block,
+            d.page_size,
+            d.overprovision,
+            d.gc_threshold,
+            d.allocation
+        ));
+        if let Some(a) = &d.array {
+            out.push_str(&format!(
+                "array: RAID-0 of {} such drives, {} B chunks, {} logical pages\n",
+                a.drives, a.chunk_bytes, a.logical_pages
+            ));
+        }
+        out.push_str(&format!(
+            "workload: {} ({})\n",
+            self.workload.name, self.workload.format
+        ));
+        out.push_str(&format!(
+            "requests: {} ({} reads, {} writes)\n\n",
+            self.requests.total, self.requests.reads, self.requests.writes
+        ));
+        out.push_str(&format!(
+            "{:<6} {:>10} {:>10} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>11}\n",
+            "us", "mean", "std", "cv", "p50", "p90", "p99", "p99.9", "p99.99", "max"
+        ));
+        for (name, l) in [
+            ("all", &self.latency_us.all),
+            ("read", &self.latency_us.read),
+            ("write", &self.latency_us.write),
+        ] {
+            out.push_str(&format!(
+                "{:<6} {:>10.1} {:>10.1} {:>6.2} {:>10.1} {:>10.1} {:>10.1} {:>10.1} {:>10.1} {:>11.1}\n",
+                name, l.mean, l.std, l.cv, l.p50, l.p90, l.p99, l.p999, l.p9999, l.max
+            ));
+        }
+        let b = &self.breakdown_us;
+        out.push_str(&format!(
+            "\nbreakdown (mean us): ST {:.1}  CsGC {:.1}  CoGC {:.1}  LC {:.1}  CnGC {:.1}\n",
+            b.st, b.csgc, b.cogc, b.lc, b.cngc
+        ));
+        let u = &self.plane_util;
+        out.push_str(&format!(
+            "plane time: host {:.1}%  GC {:.1}%  waiting on another plane's GC {:.1}%  idle {:.1}%\n",
+            100.0 * u.host,
+            100.0 * u.gc,
+            100.0 * u.wait_other_gc,
+            100.0 * u.idle
+        ));
+        let f = &self.flash;
+        out.push_str(&format!(
+            "flash: {} host pages written, {} read, {} moved by GC, {} blocks erased, WAF {:.3}\n",
+            f.host_pages_written, f.host_pages_read, f.gc_pages_moved, f.blocks_erased, f.waf
+        ));
+        let g = &self.gc;
+        out.push_str(&format!(
+            "gc: {} invocations, {:.1} ms total, {:.1} valid pages per victim ({:.1}%)\n",
+            g.invocations,
+            g.total_time_us / 1e3,
+            g.mean_valid_pages_per_victim,
+            100.0 * g.mean_valid_share_per_victim
+        ));
+        let p = &self.pagc;
+        if p.joined > 0 {
+            out.push_str(&format!(
+                "pagc: moves PaRD-PaWR {} SrRD-PaWR {} SrRD-SrWR {}; {} victims joined; {} pages buffered, {} skipped\n",
+                p.pard_pawr, p.srrd_pawr, p.srrd_srwr, p.joined, p.buffered_pages, p.skipped_pages
+            ));
+        }
+        let q = &self.pgc;
+        if q.preemptions + q.s3_holds + q.idle_jobs > 0 {
+            let t = &q.state_time_s;
+            out.push_str(&format!(
+                "pgc: {} preemptions, {} S3 holds, {} idle jobs, {} moves cancelled, {} reads merged; per die S0 {:.3} s S1 {:.3} s S2 {:.3} s S3 {:.3} s\n",
+                q.preemptions, q.s3_holds, q.idle_jobs, q.cancelled_moves, q.merged_reads, t.s0, t.s1, t.s2, t.s3
+            ));
+        }
+        let b = &self.buffer;
+        if b.size_bytes > 0 {
+            out.push_str(&format!(
+                "buffer: {} B, {} writes absorbed, {} bypassed, {} read pages hit, {} pages flushed\n",
+                b.size_bytes, b.writes_absorbed, b.writes_bypassed, b.hits_read, b.pages_flushed
+            ));
+        }
+        let w = &self.wear;
+        out.push_str(&format!(
+            "wear: erases per block min {} max {} mean {:.2} std {:.2}\n",
+            w.erase_min, w.erase_max, w.erase_mean, w.erase_std
+        ));
+        out.push_str(&format!(
+            "over {:.0} ms: {} requests, {:.1} ms excess in total\n",
+            self.excess.marginal_us / 1e3,
+            self.excess.requests,
+            self.excess.total_us / 1e3
+        ));
+        out.push_str(&format!(
+            "sim: {:.3} s simulated, {:.3} s wall, {} events\n",
+            self.sim.simulated_s, self.sim.wall_s, self.sim.events
+        ));
+        if let Some(drives) = &self.drives {
+            out.push_str(&format!(
+                "\nper drive: {:<5} {:>8} {:>10} {:>10} {:>10} {:>7} {:>6} {:>9} {:>6}\n",
+                "drive", "pieces", "mean us", "p99 us", "max us", "WAF", "GC", "GC ms", "erases"
+            ));
+            for (i, r) in drives.iter().enumerate() {
+                let l = &r.latency_us.all;
+                out.push_str(&format!(
+                    "           {:<5} {:>8} {:>10.1} {:>10.1} {:>10.1} {:>7.3} {:>6} {:>9.1} {:>6}\n",
+                    i,
+                    r.requests.total,
+                    l.mean,
+                    l.p99,
+                    l.max,
+                    r.flash.waf,
+                    r.gc.invocations,
+                    r.gc.total_time_us / 1e3,
+                    r.flash.blocks_erased
+                ));
+            }
+        }
+        out
+    }
+}
