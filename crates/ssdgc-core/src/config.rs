@@ -945,9 +945,51 @@ impl Config {
         crate::gc::schemes::GcAxes::resolve(&self.gc)
     }
 
+    /// The flash geometry's parameters.
+    pub fn geometry_params(&self) -> crate::flash::GeometryParams {
+        let g = &self.geometry;
+        crate::flash::GeometryParams {
+            channels: g.channels,
+            chips_per_channel: g.chips_per_channel,
+            dies_per_chip: g.dies_per_chip,
+            planes_per_die: g.planes_per_die,
+            blocks_per_plane: g.blocks_per_plane,
+            pages_per_block: g.pages_per_block,
+            page_size: g.page_size.0,
+            overprovision: g.overprovision,
+        }
+    }
+
+    /// The flash timing's parameters.
+    pub fn timing_params(&self) -> crate::flash::TimingParams {
+        let t = &self.timing;
+        crate::flash::TimingParams {
+            read: t.read.ns(),
+            program: t.program.ns(),
+            erase: t.erase.ns(),
+            command: t.command.ns(),
+            suspend: t.suspend.ns(),
+            channel_rate_mts: t.channel_rate_mts,
+            channel_width_bits: t.channel_width_bits,
+            page_size: self.geometry.page_size.0,
+        }
+    }
+
     /// The configuration as TOML text (for `--dump-config` and reports).
     pub fn to_toml(&self) -> String {
         toml::to_string(self).unwrap_or_default()
+    }
+}
+
+impl From<&Config> for crate::flash::GeometryParams {
+    fn from(cfg: &Config) -> Self {
+        cfg.geometry_params()
+    }
+}
+
+impl From<&Config> for crate::flash::TimingParams {
+    fn from(cfg: &Config) -> Self {
+        cfg.timing_params()
     }
 }
 
