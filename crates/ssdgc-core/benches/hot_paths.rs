@@ -20,7 +20,7 @@ use rand::Rng;
 use ssdgc_core::config::{Config, ConfigBuilder};
 use ssdgc_core::engine::{Event, EventQueue};
 use ssdgc_core::flash::Geometry;
-use ssdgc_core::ftl::precondition::{self, Precondition};
+use ssdgc_core::ageing::{self as precondition, Precondition};
 use ssdgc_core::ftl::Ftl;
 use ssdgc_core::gc;
 use ssdgc_core::gc::victim::greedy::Greedy;

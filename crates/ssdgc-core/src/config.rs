@@ -226,6 +226,12 @@ pub struct FtlConfig {
     /// Static allocation order of logical pages over channel (C), chip/way (W), die (D), plane (P),
     /// fastest-changing first: one of the 24 permutations, e.g. `CWDP`.
     pub allocation: String,
+    /// Order of each plane's free-block pool: `fifo` (first freed, first out), `youngest` or
+    /// `oldest` (by erase count; practical-GC paper §III-C).
+    pub pool: crate::ftl::PoolOrder,
+    /// Which end of an erase-ordered pool the hot GC stream takes its blocks from (`young` or
+    /// `old`); the cold stream takes the other (practical-GC paper §III-B/C).
+    pub hot_to: crate::ftl::HotTo,
 }
 
 /// Garbage collection settings.
@@ -433,6 +439,8 @@ suspend = "20us"
 
 [ftl]
 allocation = "CWDP"
+pool = "fifo"
+hot_to = "young"
 
 [gc]
 scheme = "baseline"
@@ -701,6 +709,14 @@ fn check_entry(
     }
     if section == "gc" && GC_AXIS_KEYS.contains(&key) {
         check_axis_value(key, v).map_err(|e| format!("'gc.{key}': {e}"))?;
+    }
+    if let (true, toml::Value::String(s)) = (section == "ftl", v) {
+        let parsed = match key {
+            "pool" => s.parse::<crate::ftl::PoolOrder>().map(drop),
+            "hot_to" => s.parse::<crate::ftl::HotTo>().map(drop),
+            _ => Ok(()),
+        };
+        parsed.map_err(|e| format!("'ftl.{key}': {e}"))?;
     }
     // Strings that carry units are checked here so that the error names the key.
     if let toml::Value::String(s) = v {
@@ -975,6 +991,26 @@ impl Config {
         }
     }
 
+    /// The FTL's parameters: allocation order, GC trigger, pool order, write streams and the victim
+    /// policy that indexes each plane's candidates. Fails on an unknown allocation order or victim
+    /// policy.
+    pub fn ftl_params(&self) -> Result<crate::ftl::FtlParams, String> {
+        let allocation = crate::flash::AllocationOrder::parse(&self.ftl.allocation)?;
+        let victim: crate::gc::victim::VictimKind = self.gc.victim.parse()?;
+        let pages_per_plane = self.geometry.blocks_per_plane as u64 * self.geometry.pages_per_block as u64;
+        Ok(crate::ftl::FtlParams {
+            allocation,
+            trigger: crate::ftl::Trigger {
+                blocks: self.gc_threshold_blocks(),
+                pages: (self.gc.trigger == "pages")
+                    .then(|| (self.gc.threshold * pages_per_plane as f64).ceil() as u64),
+            },
+            pool: self.ftl.pool,
+            streams: crate::ftl::StreamLayout::new(self.ftl.hot_to),
+            candidates: std::sync::Arc::new(victim),
+        })
+    }
+
     /// The configuration as TOML text (for `--dump-config` and reports).
     pub fn to_toml(&self) -> String {
         toml::to_string(self).unwrap_or_default()
@@ -990,6 +1026,13 @@ impl From<&Config> for crate::flash::GeometryParams {
 impl From<&Config> for crate::flash::TimingParams {
     fn from(cfg: &Config) -> Self {
         cfg.timing_params()
+    }
+}
+
+impl TryFrom<&Config> for crate::ftl::FtlParams {
+    type Error = String;
+    fn try_from(cfg: &Config) -> Result<Self, String> {
+        cfg.ftl_params()
     }
 }
 

@@ -3,8 +3,10 @@
 //!
 //! - [`config`]: settings, presets, validation;
 //! - [`flash`]: geometry, addressing, allocation orders, timing;
-//! - [`ftl`]: page-level mapping, block table, free pools, write points, preconditioning;
+//! - [`ftl`]: the FTL seam and the page-mapped FTL: mapping, block table, free pools, write
+//!   streams, the victim candidate index;
 //! - [`gc`]: the shared GC mechanism, the schemes, the victim policies;
+//! - [`ageing`]: preconditioning, a driver over the FTL and the GC mechanism;
 //! - [`engine`]: the `(time, sequence)` event queue;
 //! - [`host`]: workloads and replay modes;
 //! - [`sim`]: the simulator that ties them together;
@@ -13,6 +15,7 @@
 //! The core knows nothing of the command line. It holds no global state: every [`sim::Simulator`]
 //! owns its drive, so several run side by side in one process.
 #![forbid(unsafe_code)]
+pub mod ageing;
 pub mod analytic;
 pub mod config;
 pub mod engine;

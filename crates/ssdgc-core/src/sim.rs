@@ -22,7 +22,7 @@ use std::collections::VecDeque;
 use crate::config::Config;
 use crate::engine::{Event, EventQueue};
 use crate::flash::{Geometry, Timing};
-use crate::ftl::precondition::{self, Precondition};
+use crate::ageing::{self as precondition, Precondition};
 use crate::ftl::{Ftl, FtlError};
 use crate::gc::scheme::{self, Action, DieContext, GcScheme, Interrupt, QueuedTxn};
 use crate::gc::{self, GcJob, GcOp};
