@@ -997,7 +997,8 @@ impl Config {
     pub fn ftl_params(&self) -> Result<crate::ftl::FtlParams, String> {
         let allocation = crate::flash::AllocationOrder::parse(&self.ftl.allocation)?;
         let victim: crate::gc::victim::VictimKind = self.gc.victim.parse()?;
-        let pages_per_plane = self.geometry.blocks_per_plane as u64 * self.geometry.pages_per_block as u64;
+        let pages_per_plane =
+            self.geometry.blocks_per_plane as u64 * self.geometry.pages_per_block as u64;
         Ok(crate::ftl::FtlParams {
             allocation,
             trigger: crate::ftl::Trigger {
@@ -1113,6 +1114,57 @@ mod tests {
         let mut b = ConfigBuilder::preset("default").unwrap();
         b.set("ftl.allocation=CWDX").unwrap();
         assert!(b.build().unwrap_err().msg.contains("ftl.allocation"));
+    }
+
+    #[test]
+    fn ftl_pool_and_hot_to_are_typed_and_errors_name_the_key() {
+        let c = Config::default();
+        assert_eq!(c.ftl.pool, crate::ftl::PoolOrder::Fifo);
+        assert_eq!(c.ftl.hot_to, crate::ftl::HotTo::Young);
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set("ftl.pool=youngest").unwrap();
+        b.set("ftl.hot_to=\"old\"").unwrap();
+        let c = b.clone().build().unwrap();
+        assert_eq!(c.ftl.pool, crate::ftl::PoolOrder::Youngest);
+        assert_eq!(c.ftl.hot_to, crate::ftl::HotTo::Old);
+        assert!(c.to_toml().contains("pool = \"youngest\""));
+        let e = b.set("ftl.pool=lifo").unwrap_err();
+        assert!(e.to_string().contains("'ftl.pool'") && e.msg.contains("fifo, youngest, oldest"));
+        let e = b.set("ftl.hot_to=warm").unwrap_err();
+        assert!(e.to_string().contains("'ftl.hot_to'") && e.msg.contains("young, old"));
+        let e = b.merge_text("[ftl]\npool = 3\n", "drive.toml").unwrap_err();
+        assert_eq!(e.line, Some(2));
+        let e = b
+            .merge_text("[ftl]\nallocation = \"CWDP\"\nhot_to = \"hot\"\n", "d.toml")
+            .unwrap_err();
+        assert_eq!((e.line, e.msg.contains("ftl.hot_to")), (Some(3), true));
+    }
+
+    #[test]
+    fn parameters_follow_the_settings() {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set("gc.trigger=pages").unwrap();
+        b.set("ftl.pool=oldest").unwrap();
+        let c = b.build().unwrap();
+        let p = c.ftl_params().unwrap();
+        assert_eq!(p.pool, crate::ftl::PoolOrder::Oldest);
+        assert_eq!(p.trigger.blocks, c.gc_threshold_blocks());
+        assert_eq!(
+            p.trigger.pages,
+            Some((0.03f64 * 256.0 * 64.0).ceil() as u64)
+        );
+        assert_eq!(
+            crate::ftl::CandidateIndexKind::name(p.candidates.as_ref()),
+            "greedy"
+        );
+        let mut bad = c.clone();
+        bad.gc.victim = "nosuch".into();
+        assert!(bad.ftl_params().unwrap_err().contains("nosuch"));
+        let g = crate::flash::Geometry::new(&c);
+        assert_eq!(g, crate::flash::Geometry::new(c.geometry_params()));
+        assert_eq!(g.planes, 8);
+        let t = crate::flash::Timing::new(&c);
+        assert_eq!(t.read, c.timing.read.ns());
     }
 
     #[test]

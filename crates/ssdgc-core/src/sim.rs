@@ -19,10 +19,10 @@
 
 use std::collections::VecDeque;
 
+use crate::ageing::{self as precondition, Precondition};
 use crate::config::Config;
 use crate::engine::{Event, EventQueue};
 use crate::flash::{Geometry, Timing};
-use crate::ageing::{self as precondition, Precondition};
 use crate::ftl::{Ftl, FtlError};
 use crate::gc::scheme::{self, Action, DieContext, GcScheme, Interrupt, QueuedTxn};
 use crate::gc::{self, GcJob, GcOp};

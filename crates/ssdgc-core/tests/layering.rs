@@ -105,7 +105,7 @@ fn root_references(text: &str, depth: usize) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let mut rest = line;
-        while let Some(i) = rest.find(|c: char| c == 'c' || c == 's') {
+        while let Some(i) = rest.find(['c', 's']) {
             let at = &rest[i..];
             let boundary = rest[..i]
                 .chars()
@@ -189,8 +189,18 @@ fn the_scanner_finds_upward_paths() {
                use ssdgc_workload::IoRecord;\n";
     let v = violations(bad, 2);
     assert_eq!(v.len(), 6, "{v:?}");
-    for want in ["`gc`", "`config`", "`Config`", "`sim`", "`metrics`", "workload"] {
-        assert!(v.iter().any(|x| x.contains(want)), "{want} not flagged: {v:?}");
+    for want in [
+        "`gc`",
+        "`config`",
+        "`Config`",
+        "`sim`",
+        "`metrics`",
+        "workload",
+    ] {
+        assert!(
+            v.iter().any(|x| x.contains(want)),
+            "{want} not flagged: {v:?}"
+        );
     }
     let fine = "use crate::units::{Lpn, Ppn};\n\
                 use crate::flash::Geometry;\n\

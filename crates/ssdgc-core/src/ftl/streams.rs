@@ -179,7 +179,10 @@ mod tests {
         assert_eq!(l.take(Stream::Hot), Take::Youngest);
         assert_eq!(l.take(Stream::Cold), Take::Oldest);
         let old = StreamLayout::new(HotTo::Old);
-        assert_eq!((old.take(Stream::Hot), old.take(Stream::Cold)), (Take::Oldest, Take::Youngest));
+        assert_eq!(
+            (old.take(Stream::Hot), old.take(Stream::Cold)),
+            (Take::Oldest, Take::Youngest)
+        );
     }
 
     #[test]

@@ -78,7 +78,10 @@ impl PageFtl {
                     pooled.len()
                 ));
             }
-            if let Some(b) = pooled.iter().find(|&&b| states[b as usize] != BlockState::Free) {
+            if let Some(b) = pooled
+                .iter()
+                .find(|&&b| states[b as usize] != BlockState::Free)
+            {
                 return Err(format!(
                     "plane {p}: block {b} is in the free pool but {:?}",
                     states[*b as usize]
@@ -108,7 +111,10 @@ impl PageFtl {
                     wps.len()
                 ));
             }
-            if let Some(b) = wps.iter().find(|&&b| states[b as usize] != BlockState::Open) {
+            if let Some(b) = wps
+                .iter()
+                .find(|&&b| states[b as usize] != BlockState::Open)
+            {
                 return Err(format!(
                     "plane {p}: write point in block {b}, which is {:?}",
                     states[*b as usize]

@@ -411,3 +411,6 @@ impl FtlMechanism for PageFtl {
             .put(block, self.erase_count[gb]);
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -171,7 +171,10 @@ mod tests {
         assert_eq!(p.span(), Some((1, 3)));
         assert_eq!(p.take_oldest(), Some(0));
         assert_eq!(p.take_oldest(), Some(3));
-        assert_eq!((p.take_youngest(), p.take_oldest(), p.span()), (None, None, None));
+        assert_eq!(
+            (p.take_youngest(), p.take_oldest(), p.span()),
+            (None, None, None)
+        );
         p.put(5, 9);
         assert_eq!(p.blocks(), [(5, 9)]);
     }

@@ -65,7 +65,10 @@ mod tests {
         p.put(7);
         assert_eq!(p.len(), 3);
         assert_eq!(p.blocks().collect::<Vec<_>>(), [1, 2, 7]);
-        assert_eq!((p.take(), p.take(), p.take(), p.take()), (Some(1), Some(2), Some(7), None));
+        assert_eq!(
+            (p.take(), p.take(), p.take(), p.take()),
+            (Some(1), Some(2), Some(7), None)
+        );
         assert!(p.is_empty());
     }
 }

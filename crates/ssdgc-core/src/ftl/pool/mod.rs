@@ -37,7 +37,8 @@ pub enum PoolOrder {
 
 impl PoolOrder {
     /// Every order, in declaration order.
-    pub const ALL: &'static [PoolOrder] = &[PoolOrder::Fifo, PoolOrder::Youngest, PoolOrder::Oldest];
+    pub const ALL: &'static [PoolOrder] =
+        &[PoolOrder::Fifo, PoolOrder::Youngest, PoolOrder::Oldest];
 
     /// The order's name in configurations.
     pub fn name(self) -> &'static str {
@@ -131,9 +132,11 @@ impl FreePool {
     pub fn check(&self, erase_count: &[u32]) -> Result<Vec<u32>, String> {
         let listed: Vec<(u32, Option<u32>)> = match self {
             FreePool::Fifo(f) => f.blocks().map(|b| (b, None)).collect(),
-            FreePool::ByAge { pool, .. } => {
-                pool.blocks().into_iter().map(|(b, e)| (b, Some(e))).collect()
-            }
+            FreePool::ByAge { pool, .. } => pool
+                .blocks()
+                .into_iter()
+                .map(|(b, e)| (b, Some(e)))
+                .collect(),
         };
         if listed.len() != self.len() {
             return Err(format!(
@@ -201,7 +204,10 @@ mod tests {
         for &o in PoolOrder::ALL {
             assert_eq!(o.name().parse::<PoolOrder>(), Ok(o));
         }
-        assert!("lifo".parse::<PoolOrder>().unwrap_err().contains("fifo, youngest, oldest"));
+        assert!("lifo"
+            .parse::<PoolOrder>()
+            .unwrap_err()
+            .contains("fifo, youngest, oldest"));
     }
 
     #[test]
