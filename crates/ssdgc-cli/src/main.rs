@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ssdgc_core::ftl::precondition::Precondition;
+use ssdgc_core::ageing::Precondition;
 use ssdgc_core::host::{ReplayMode, Workload};
 use ssdgc_core::metrics::report::COMPARE_SCHEMA;
 use ssdgc_core::{Config, ConfigBuilder, Report, RunOptions, Simulator};

@@ -17,10 +17,10 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use rand::Rng;
+use ssdgc_core::ageing::{self as precondition, Precondition};
 use ssdgc_core::config::{Config, ConfigBuilder};
 use ssdgc_core::engine::{Event, EventQueue};
 use ssdgc_core::flash::Geometry;
-use ssdgc_core::ftl::precondition::{self, Precondition};
 use ssdgc_core::ftl::Ftl;
 use ssdgc_core::gc;
 use ssdgc_core::gc::victim::greedy::Greedy;

@@ -226,6 +226,12 @@ pub struct FtlConfig {
     /// Static allocation order of logical pages over channel (C), chip/way (W), die (D), plane (P),
     /// fastest-changing first: one of the 24 permutations, e.g. `CWDP`.
     pub allocation: String,
+    /// Order of each plane's free-block pool: `fifo` (first freed, first out), `youngest` or
+    /// `oldest` (by erase count; practical-GC paper §III-C).
+    pub pool: crate::ftl::PoolOrder,
+    /// Which end of an erase-ordered pool the hot GC stream takes its blocks from (`young` or
+    /// `old`); the cold stream takes the other (practical-GC paper §III-B/C).
+    pub hot_to: crate::ftl::HotTo,
 }
 
 /// Garbage collection settings.
@@ -448,6 +454,8 @@ suspend = "20us"
 
 [ftl]
 allocation = "CWDP"
+pool = "fifo"
+hot_to = "young"
 
 [gc]
 scheme = "baseline"
@@ -727,6 +735,14 @@ fn check_entry(
     if section == "gc" && GC_AXIS_KEYS.contains(&key) {
         check_axis_value(key, v).map_err(|e| format!("'gc.{key}': {e}"))?;
     }
+    if let (true, toml::Value::String(s)) = (section == "ftl", v) {
+        let parsed = match key {
+            "pool" => s.parse::<crate::ftl::PoolOrder>().map(drop),
+            "hot_to" => s.parse::<crate::ftl::HotTo>().map(drop),
+            _ => Ok(()),
+        };
+        parsed.map_err(|e| format!("'ftl.{key}': {e}"))?;
+    }
     // Strings that carry units are checked here so that the error names the key.
     if let toml::Value::String(s) = v {
         if section == "timing" && takes_unit(section, key) {
@@ -986,9 +1002,79 @@ impl Config {
         crate::gc::schemes::GcAxes::resolve(&self.gc)
     }
 
+    /// The flash geometry's parameters.
+    pub fn geometry_params(&self) -> crate::flash::GeometryParams {
+        let g = &self.geometry;
+        crate::flash::GeometryParams {
+            channels: g.channels,
+            chips_per_channel: g.chips_per_channel,
+            dies_per_chip: g.dies_per_chip,
+            planes_per_die: g.planes_per_die,
+            blocks_per_plane: g.blocks_per_plane,
+            pages_per_block: g.pages_per_block,
+            page_size: g.page_size.0,
+            overprovision: g.overprovision,
+        }
+    }
+
+    /// The flash timing's parameters.
+    pub fn timing_params(&self) -> crate::flash::TimingParams {
+        let t = &self.timing;
+        crate::flash::TimingParams {
+            read: t.read.ns(),
+            program: t.program.ns(),
+            erase: t.erase.ns(),
+            command: t.command.ns(),
+            suspend: t.suspend.ns(),
+            channel_rate_mts: t.channel_rate_mts,
+            channel_width_bits: t.channel_width_bits,
+            page_size: self.geometry.page_size.0,
+        }
+    }
+
+    /// The FTL's parameters: allocation order, GC trigger, pool order, write streams and the victim
+    /// policy that indexes each plane's candidates. Fails on an unknown allocation order or victim
+    /// policy.
+    pub fn ftl_params(&self) -> Result<crate::ftl::FtlParams, String> {
+        let allocation = crate::flash::AllocationOrder::parse(&self.ftl.allocation)?;
+        let victim: crate::gc::victim::VictimKind = self.gc.victim.parse()?;
+        let pages_per_plane =
+            self.geometry.blocks_per_plane as u64 * self.geometry.pages_per_block as u64;
+        Ok(crate::ftl::FtlParams {
+            allocation,
+            trigger: crate::ftl::Trigger {
+                blocks: self.gc_threshold_blocks(),
+                pages: (self.gc.trigger == "pages")
+                    .then(|| (self.gc.threshold * pages_per_plane as f64).ceil() as u64),
+            },
+            pool: self.ftl.pool,
+            streams: crate::ftl::StreamLayout::new(self.ftl.hot_to),
+            candidates: std::sync::Arc::new(victim),
+        })
+    }
+
     /// The configuration as TOML text (for `--dump-config` and reports).
     pub fn to_toml(&self) -> String {
         toml::to_string(self).unwrap_or_default()
+    }
+}
+
+impl From<&Config> for crate::flash::GeometryParams {
+    fn from(cfg: &Config) -> Self {
+        cfg.geometry_params()
+    }
+}
+
+impl From<&Config> for crate::flash::TimingParams {
+    fn from(cfg: &Config) -> Self {
+        cfg.timing_params()
+    }
+}
+
+impl TryFrom<&Config> for crate::ftl::FtlParams {
+    type Error = String;
+    fn try_from(cfg: &Config) -> Result<Self, String> {
+        cfg.ftl_params()
     }
 }
 
@@ -1110,6 +1196,57 @@ mod tests {
         assert!(e.to_string().contains("unknown key 'array.stripes'"), "{e}");
         let e = b.set("array.chunk=big").unwrap_err();
         assert!(e.to_string().contains("array.chunk"), "{e}");
+    }
+
+    #[test]
+    fn ftl_pool_and_hot_to_are_typed_and_errors_name_the_key() {
+        let c = Config::default();
+        assert_eq!(c.ftl.pool, crate::ftl::PoolOrder::Fifo);
+        assert_eq!(c.ftl.hot_to, crate::ftl::HotTo::Young);
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set("ftl.pool=youngest").unwrap();
+        b.set("ftl.hot_to=\"old\"").unwrap();
+        let c = b.clone().build().unwrap();
+        assert_eq!(c.ftl.pool, crate::ftl::PoolOrder::Youngest);
+        assert_eq!(c.ftl.hot_to, crate::ftl::HotTo::Old);
+        assert!(c.to_toml().contains("pool = \"youngest\""));
+        let e = b.set("ftl.pool=lifo").unwrap_err();
+        assert!(e.to_string().contains("'ftl.pool'") && e.msg.contains("fifo, youngest, oldest"));
+        let e = b.set("ftl.hot_to=warm").unwrap_err();
+        assert!(e.to_string().contains("'ftl.hot_to'") && e.msg.contains("young, old"));
+        let e = b.merge_text("[ftl]\npool = 3\n", "drive.toml").unwrap_err();
+        assert_eq!(e.line, Some(2));
+        let e = b
+            .merge_text("[ftl]\nallocation = \"CWDP\"\nhot_to = \"hot\"\n", "d.toml")
+            .unwrap_err();
+        assert_eq!((e.line, e.msg.contains("ftl.hot_to")), (Some(3), true));
+    }
+
+    #[test]
+    fn parameters_follow_the_settings() {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set("gc.trigger=pages").unwrap();
+        b.set("ftl.pool=oldest").unwrap();
+        let c = b.build().unwrap();
+        let p = c.ftl_params().unwrap();
+        assert_eq!(p.pool, crate::ftl::PoolOrder::Oldest);
+        assert_eq!(p.trigger.blocks, c.gc_threshold_blocks());
+        assert_eq!(
+            p.trigger.pages,
+            Some((0.03f64 * 256.0 * 64.0).ceil() as u64)
+        );
+        assert_eq!(
+            crate::ftl::CandidateIndexKind::name(p.candidates.as_ref()),
+            "greedy"
+        );
+        let mut bad = c.clone();
+        bad.gc.victim = "nosuch".into();
+        assert!(bad.ftl_params().unwrap_err().contains("nosuch"));
+        let g = crate::flash::Geometry::new(&c);
+        assert_eq!(g, crate::flash::Geometry::new(c.geometry_params()));
+        assert_eq!(g.planes, 8);
+        let t = crate::flash::Timing::new(&c);
+        assert_eq!(t.read, c.timing.read.ns());
     }
 
     #[test]

@@ -3,8 +3,10 @@
 //!
 //! - [`config`]: settings, presets, validation;
 //! - [`flash`]: geometry, addressing, allocation orders, timing, the resource model;
-//! - [`ftl`]: page-level mapping, block table, free pools, write points, preconditioning;
+//! - [`ftl`]: the FTL seam and the page-mapped FTL: mapping, block table, free pools, write
+//!   streams, the victim candidate index;
 //! - [`gc`]: the shared GC mechanism, the schemes, the victim policies;
+//! - [`ageing`]: preconditioning, a driver over the FTL and the GC mechanism;
 //! - [`engine`]: the `(time, sequence)` event queue;
 //! - [`drive`]: one drive (flash, FTL, GC scheme, per-die scheduling) as a value;
 //! - [`host`]: workloads, replay modes, the front end, the write buffer, the RAID-0 layout;
@@ -14,6 +16,7 @@
 //! The core knows nothing of the command line. It holds no global state: every [`sim::Simulator`]
 //! owns its drives, so several run side by side in one process.
 #![forbid(unsafe_code)]
+pub mod ageing;
 pub mod analytic;
 pub mod config;
 pub mod drive;

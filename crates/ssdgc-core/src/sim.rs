@@ -9,11 +9,11 @@
 //! Nothing here reads the wall clock except to report the run's own duration; the simulator owns
 //! all of its state, so several can run in one process at once.
 
+use crate::ageing::Precondition;
 use crate::config::Config;
 use crate::drive::{Drive, Finished};
 use crate::engine::{Event, EventQueue};
 use crate::flash::Geometry;
-use crate::ftl::precondition::Precondition;
 use crate::ftl::{Ftl, FtlError};
 use crate::gc::scheme;
 use crate::host::array::Stripe;

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use rand::{Rng, SeedableRng};
-use ssdgc_core::ftl::precondition::Precondition;
+use ssdgc_core::ageing::Precondition;
 use ssdgc_core::host::{ReplayMode, Workload};
 use ssdgc_core::{Config, ConfigBuilder, RunOptions, Simulator};
 use ssdgc_workload::{IoRecord, Op};

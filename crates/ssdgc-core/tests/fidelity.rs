@@ -10,9 +10,9 @@
 //! resulting effective over-provisioning: α_eff = (physical pages − mean free pages) / logical pages.
 
 use rand::Rng;
+use ssdgc_core::ageing::write_instant;
 use ssdgc_core::analytic::{waf_fifo, waf_greedy, waf_random};
 use ssdgc_core::flash::Geometry;
-use ssdgc_core::ftl::precondition::write_instant;
 use ssdgc_core::ftl::Ftl;
 use ssdgc_core::rng::rng_for;
 use ssdgc_core::ConfigBuilder;

@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use ssdgc_core::ftl::precondition::Precondition;
+use ssdgc_core::ageing::Precondition;
 use ssdgc_core::host::{ReplayMode, Workload};
 use ssdgc_core::{ConfigBuilder, Report, RunOptions, Simulator};
 use ssdgc_workload::{IoRecord, Op};

@@ -1,7 +1,7 @@
 //! PaGC through the real FTL and GC mechanism: the paper's Figure 6 example (§V-A), the cost formula,
 //! and dies of 2, 4 and 8 planes under every PaGC scheme with invariant checking.
 
-use ssdgc_core::flash::{FlashOp, Geometry, Timing};
+use ssdgc_core::flash::{Geometry, Timing};
 use ssdgc_core::ftl::Ftl;
 use ssdgc_core::gc::pagc_plan::MoveClass;
 use ssdgc_core::gc::{self, GcOp};
@@ -123,7 +123,7 @@ fn figure_6_example() {
     let total: u64 = ops
         .iter()
         .map(|op| {
-            let f = FlashOp::gc(op, &tm, true, 0);
+            let f = op.flash_op(&tm, true, 0);
             assert_eq!(f.transfers, 0, "copyback moves use no channel");
             f.before + f.after
         })

@@ -2,7 +2,8 @@
 //!
 //! Random operation sequences — host writes, whole instant collections, and GC jobs advanced one
 //! operation at a time with host writes landing in between (so writes hit pages of victims being
-//! collected) — run on a small drive under every victim policy. A shadow of every physical page's
+//! collected) — run on a small drive under every victim policy and every free-pool order; under the
+//! erase-ordered pools valid pages of open jobs are also moved to the hot and cold streams. A shadow of every physical page's
 //! content (which logical page, which version) is updated from what the FTL reports (the page a host
 //! write programmed, the source and destination of every move). After every step: every logical page
 //! ever written is mapped to a page holding its latest version, nothing else is mapped, and the
@@ -10,7 +11,7 @@
 
 use proptest::prelude::*;
 use ssdgc_core::flash::Geometry;
-use ssdgc_core::ftl::{Ftl, FtlError};
+use ssdgc_core::ftl::{Ftl, FtlError, Stream};
 use ssdgc_core::gc::{self, GcJob, GcOp};
 use ssdgc_core::rng::rng_for;
 use ssdgc_core::ConfigBuilder;
@@ -25,6 +26,34 @@ const VICTIMS: &[&str] = &[
     "cat",
     "wear-aware",
 ];
+
+/// Free-pool orders, each with the `ftl.hot_to` it runs with and whether hot/cold moves are made.
+const POOLS: &[(&str, &str, bool)] = &[
+    ("fifo", "young", false),
+    ("youngest", "young", true),
+    ("oldest", "old", true),
+];
+
+/// One FTL set-up: victim policy, pool order, hot-data end, hot/cold moves on or off.
+#[derive(Clone, Copy, Debug)]
+struct Setup {
+    victim: &'static str,
+    pool: &'static str,
+    hot_to: &'static str,
+    hot_cold: bool,
+}
+
+/// Every victim policy under every pool order.
+fn setups() -> impl Iterator<Item = Setup> {
+    VICTIMS.iter().flat_map(|&victim| {
+        POOLS.iter().map(move |&(pool, hot_to, hot_cold)| Setup {
+            victim,
+            pool,
+            hot_to,
+            hot_cold,
+        })
+    })
+}
 
 #[derive(Clone, Debug)]
 enum Step {
@@ -42,6 +71,9 @@ enum Step {
     /// Move one valid page of the open job's victim out of order, as merging a read does (the page
     /// at or after the offset given, modulo the block).
     MovePage(u32),
+    /// Move one valid page of the open job's victim (as `MovePage` picks it) to the hot (`true`) or
+    /// cold stream, as a hot/cold classification would; only in set-ups with hot/cold moves.
+    MoveHotCold(u32, bool),
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -52,6 +84,7 @@ fn step() -> impl Strategy<Value = Step> {
         1 => (any::<u32>(), any::<bool>()).prop_map(|(p, c)| Step::Parallel(p, c)),
         1 => Just(Step::Flush),
         2 => any::<u32>().prop_map(Step::MovePage),
+        2 => (any::<u32>(), any::<bool>()).prop_map(|(x, h)| Step::MoveHotCold(x, h)),
     ]
 }
 
@@ -65,7 +98,7 @@ struct Model {
     version: u64,
 }
 
-fn small_drive(victim: &str) -> (Ftl, Geometry) {
+fn small_drive(setup: Setup) -> (Ftl, Geometry) {
     let mut b = ConfigBuilder::preset("default").unwrap();
     for s in [
         "geometry.channels=1",
@@ -79,7 +112,13 @@ fn small_drive(victim: &str) -> (Ftl, Geometry) {
     ] {
         b.set(s).unwrap();
     }
-    b.set(&format!("gc.victim=\"{victim}\"")).unwrap();
+    b.set(&format!("gc.victim=\"{}\"", setup.victim)).unwrap();
+    b.set(&format!("ftl.pool={}", setup.pool)).unwrap();
+    b.set(&format!("ftl.hot_to={}", setup.hot_to)).unwrap();
+    if setup.hot_cold {
+        // Two more write points per plane.
+        b.set("geometry.overprovision=0.4").unwrap();
+    }
     let cfg = b.build().unwrap();
     let geo = Geometry::new(&cfg);
     (Ftl::new(&cfg, &geo).unwrap(), geo)
@@ -154,8 +193,9 @@ fn verify(ftl: &Ftl, model: &Model, geo: &Geometry) -> Result<(), TestCaseError>
     Ok(())
 }
 
-fn run_sequence(victim: &str, steps: &[Step], seed: u64) -> Result<(), TestCaseError> {
-    let (mut ftl, geo) = small_drive(victim);
+fn run_sequence(setup: Setup, steps: &[Step], seed: u64) -> Result<(), TestCaseError> {
+    let victim = setup.victim;
+    let (mut ftl, geo) = small_drive(setup);
     let mut rng = rng_for(seed, 0);
     let mut model = Model {
         latest: vec![0; geo.logical_pages as usize],
@@ -244,6 +284,23 @@ fn run_sequence(victim: &str, steps: &[Step], seed: u64) -> Result<(), TestCaseE
                     }
                 }
             }
+            Step::MoveHotCold(x, hot) => {
+                // Only where the hot and cold write points may each open a block.
+                let job = open.as_ref().filter(|j| {
+                    setup.hot_cold && !j.is_parallel() && ftl.free_blocks(j.plane) >= 3
+                });
+                if let Some(job) = job {
+                    let from = x % geo.pages_per_block;
+                    if let Some((page, lpn)) = ftl.next_valid_in_block(job.plane, job.block, from) {
+                        let src = geo.ppn(job.plane, job.block, page);
+                        let stream = if hot { Stream::Hot } else { Stream::Cold };
+                        let dst = ftl
+                            .relocate_to(src, lpn, stream)
+                            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+                        apply_move(&mut model, &ftl, GcOp::Move { src, dst });
+                    }
+                }
+            }
             Step::Advance(x) => match open.as_mut() {
                 None => {
                     let plane = x % geo.planes;
@@ -275,8 +332,8 @@ proptest! {
         steps in proptest::collection::vec(step(), 1..600),
         seed in any::<u64>(),
     ) {
-        for v in VICTIMS {
-            run_sequence(v, &steps, seed)?;
+        for setup in setups() {
+            run_sequence(setup, &steps, seed)?;
         }
     }
 }
@@ -284,16 +341,17 @@ proptest! {
 #[test]
 fn long_random_sequences_hold_under_every_policy() {
     use rand::{Rng, SeedableRng};
-    for (i, v) in VICTIMS.iter().enumerate() {
+    for (i, setup) in setups().enumerate() {
         let mut r = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(i as u64);
         let steps: Vec<Step> = (0..20_000)
-            .map(|_| match r.gen_range(0..13) {
+            .map(|_| match r.gen_range(0..14) {
                 0 => Step::Collect(r.gen()),
                 1..=3 => Step::Advance(r.gen()),
                 12 => Step::MovePage(r.gen()),
+                13 => Step::MoveHotCold(r.gen(), r.gen()),
                 _ => Step::Write(r.gen()),
             })
             .collect();
-        run_sequence(v, &steps, i as u64).unwrap();
+        run_sequence(setup, &steps, i as u64).unwrap_or_else(|e| panic!("{setup:?}: {e}"));
     }
 }

@@ -1,6 +1,6 @@
 //! End-to-end runs of the simulator on in-memory workloads.
 
-use ssdgc_core::ftl::precondition::Precondition;
+use ssdgc_core::ageing::Precondition;
 use ssdgc_core::host::{ReplayMode, Workload};
 use ssdgc_core::{Config, ConfigBuilder, RunOptions, Simulator};
 use ssdgc_workload::IoRecord;

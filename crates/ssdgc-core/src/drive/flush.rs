@@ -10,7 +10,6 @@
 
 use super::{Drive, Running};
 use crate::engine::EventQueue;
-use crate::flash::FlashOp;
 use crate::gc;
 use crate::metrics::breakdown::Busy;
 
@@ -32,7 +31,7 @@ impl Drive {
             Ok(Some(op)) => {
                 let now = self.now;
                 let mask = op.plane_mask(&self.geo);
-                let f = FlashOp::gc(&op, &self.timing, self.copyback, mask);
+                let f = op.flash_op(&self.timing, self.copyback, mask);
                 let finish = self.res.reserve(d, now, &f).end;
                 self.counters.gc_time += finish - now;
                 let die = &mut self.dies[d as usize];

@@ -35,10 +35,10 @@ use std::collections::VecDeque;
 
 pub use suspend::MAX_SUSPENDS;
 
+use crate::ageing::{self as precondition, Precondition};
 use crate::config::Config;
 use crate::engine::{Event, EventQueue};
 use crate::flash::{Geometry, Resources, Timing};
-use crate::ftl::precondition::{self, Precondition};
 use crate::ftl::{Ftl, FtlError};
 use crate::gc::scheme::{self, GcScheme, QueuedTxn, SchemeStats};
 use crate::gc::{self, GcJob, GcOp};

@@ -183,7 +183,7 @@ impl Drive {
             match gc::dispatch_next(&mut self.ftl, job) {
                 Ok(Some(op)) => {
                     let tm = self.pipeline.timing(d, t, &op, &self.timing);
-                    let f = FlashOp::gc(&op, tm, true, planes);
+                    let f = op.flash_op(tm, true, planes);
                     debug_assert_eq!(f.transfers, 0, "a copyback job without channel use");
                     t = self.res.reserve(d, t, &f).end;
                     self.pipeline.ended(d, &op, t);
@@ -246,7 +246,7 @@ impl Drive {
         let now = self.now;
         let planes = op.plane_mask(&self.geo);
         let tm = self.pipeline.timing(d, now, &op, &self.timing);
-        let f = FlashOp::gc(&op, tm, self.copyback, planes);
+        let f = op.flash_op(tm, self.copyback, planes);
         let finish = self.res.reserve(d, now, &f).end;
         self.pipeline.ended(d, &op, finish);
         let die = &mut self.dies[d as usize];

@@ -102,7 +102,7 @@ mod tests {
 
     #[test]
     fn cwdp_is_channel_first_and_pcwd_plane_first() {
-        let g = super::super::Geometry::new(&crate::config::Config::default());
+        let g = super::super::Geometry::new(super::super::test_params());
         let cwdp = AllocationOrder::parse("CWDP").unwrap();
         assert_eq!(cwdp.split(0, &g), (0, 0, 0, 0));
         assert_eq!(cwdp.split(1, &g), (1, 0, 0, 0));

@@ -11,10 +11,25 @@ mod timing;
 
 pub use alloc::AllocationOrder;
 pub use resources::{check_multiplane, FlashOp, Reservation, Resources};
-pub use timing::Timing;
+pub use timing::{Timing, TimingParams};
 
-use crate::config::Config;
 use crate::units::{Lpn, Ppn};
+
+/// The drive's organisation as configured: the plain values [`Geometry::new`] derives the rest from.
+/// (`Config` converts into it: `Geometry::new(&cfg)`.)
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GeometryParams {
+    pub channels: u32,
+    pub chips_per_channel: u32,
+    pub dies_per_chip: u32,
+    pub planes_per_die: u32,
+    pub blocks_per_plane: u32,
+    pub pages_per_block: u32,
+    /// Bytes per page.
+    pub page_size: u64,
+    /// Share of physical capacity hidden from the host.
+    pub overprovision: f64,
+}
 
 /// The drive's organisation with the derived counts the hot path needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,9 +62,10 @@ pub struct PageAddr {
 }
 
 impl Geometry {
-    /// Derives the geometry from a validated configuration.
-    pub fn new(cfg: &Config) -> Geometry {
-        let g = &cfg.geometry;
+    /// Derives the geometry from validated parameters (or anything that converts into them, such as
+    /// a configuration).
+    pub fn new(params: impl Into<GeometryParams>) -> Geometry {
+        let g = params.into();
         let dies = g.channels * g.chips_per_channel * g.dies_per_chip;
         let planes = dies * g.planes_per_die;
         let pages_per_plane = g.blocks_per_plane * g.pages_per_block;
@@ -62,7 +78,7 @@ impl Geometry {
             planes_per_die: g.planes_per_die,
             blocks_per_plane: g.blocks_per_plane,
             pages_per_block: g.pages_per_block,
-            page_size: g.page_size.0,
+            page_size: g.page_size,
             planes,
             dies,
             pages_per_plane,
@@ -159,14 +175,29 @@ impl StaticAllocator {
     }
 }
 
+/// A small geometry for unit tests: 2 channels × 2 chips × 1 die × 2 planes, 256 blocks of 64 pages
+/// of 4 KiB, 20 % spare (the default preset's drive).
+#[cfg(test)]
+pub(crate) fn test_params() -> GeometryParams {
+    GeometryParams {
+        channels: 2,
+        chips_per_channel: 2,
+        dies_per_chip: 1,
+        planes_per_die: 2,
+        blocks_per_plane: 256,
+        pages_per_block: 64,
+        page_size: 4096,
+        overprovision: 0.2,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn addresses_round_trip() {
-        let cfg = Config::default();
-        let g = Geometry::new(&cfg);
+        let g = Geometry::new(test_params());
         for ppn in [0, 1, 63, 64, 12345, g.physical_pages - 1] {
             let a = g.addr(ppn);
             assert_eq!(g.ppn(a.plane, a.block, a.page), ppn);
@@ -179,8 +210,7 @@ mod tests {
 
     #[test]
     fn static_allocation_spreads_evenly() {
-        let cfg = Config::default();
-        let g = Geometry::new(&cfg);
+        let g = Geometry::new(test_params());
         for name in ["CWDP", "PCWD", "DPWC"] {
             let a = StaticAllocator::new(AllocationOrder::parse(name).unwrap(), &g);
             let mut counts = vec![0u32; g.planes as usize];

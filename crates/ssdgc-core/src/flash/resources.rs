@@ -17,14 +17,13 @@
 //!   command (which names every plane it works on, and is legal only as [`check_multiplane`] says).
 //!
 //! Host reads and writes, reads served from a GC move's register (merged), every GC operation
-//! ([`FlashOp::gc`]: moves, multi-plane moves, buffer reads, commits, erases) and stretches of die
+//! (the GC mechanism's `GcOp::flash_op`: moves, multi-plane moves, buffer reads, commits, erases) and stretches of die
 //! time (suspension) go through it. Later work slots in as variants of the description: N page
 //! registers per plane (the parallel-page-migration architecture: [`FlashOp::registers`] above 1,
 //! checked against [`Resources::registers_per_plane`]) and multi-block erase (IPPBE:
 //! [`FlashOp::erase_blocks`] above 1 for one erase latency).
 
 use crate::flash::{Geometry, Timing};
-use crate::gc::GcOp;
 use crate::units::{Ppn, SimTime};
 
 /// What an operation occupies and for how long.
@@ -89,41 +88,6 @@ impl FlashOp {
             t.command + t.program,
             planes,
         )
-    }
-
-    /// A GC operation, with page read `read`, program `program`, erase `erase` and command `cmd` of
-    /// `t`, with or without copyback for moves:
-    ///
-    /// | operation | before | transfers | after |
-    /// |---|---|---|---|
-    /// | move, copyback | `2·cmd + read + program` | 0 | 0 |
-    /// | move | `cmd + read` | 2 | `cmd + program` |
-    /// | multi-plane move, copyback | `reads·(cmd + read) + cmd + program` | 0 | 0 |
-    /// | multi-plane move | `reads·(cmd + read)` | `2·moved` | `cmd + program` |
-    /// | buffer read | `cmd + read` | 1 | 0 |
-    /// | commit of `n` buffered pages | `cmd` | `n` | `program` |
-    /// | erase, multi-plane erase | `cmd + erase` | 0 | 0 |
-    #[inline]
-    pub fn gc(op: &GcOp, t: &Timing, copyback: bool, planes: u64) -> FlashOp {
-        let (c, r, p) = (t.command, t.read, t.program);
-        let (before, transfers, after) = match *op {
-            GcOp::Move { .. } if copyback => (2 * c + r + p, 0, 0),
-            GcOp::Move { .. } => (c + r, 2, c + p),
-            GcOp::MultiMove { reads, .. } if copyback => (reads as u64 * (c + r) + c + p, 0, 0),
-            GcOp::MultiMove { reads, moved, .. } => {
-                (reads as u64 * (c + r), 2 * moved as u32, c + p)
-            }
-            GcOp::BufferRead { .. } => (c + r, 1, 0),
-            GcOp::Commit { n, .. } => (c, n as u32, p),
-            GcOp::Erase { .. } | GcOp::MultiErase { .. } => {
-                return FlashOp {
-                    registers: 0,
-                    erase_blocks: 1,
-                    ..FlashOp::new(c + t.erase, 0, 0, planes)
-                }
-            }
-        };
-        FlashOp::new(before, transfers, after, planes)
     }
 
     /// Total time on the die when the channel is free at once.
@@ -278,109 +242,4 @@ pub fn check_multiplane(geo: &Geometry, ppns: &[Ppn], same_offset: bool) -> Resu
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod multiplane_tests {
-    use super::*;
-    use crate::config::Config;
-
-    #[test]
-    fn legal_and_illegal_multiplane_commands() {
-        let mut cfg = Config::default();
-        cfg.geometry.planes_per_die = 4;
-        let g = Geometry::new(&cfg);
-        // Planes 0..4 form die 0; plane 4 is on die 1.
-        let ok = [g.ppn(0, 3, 7), g.ppn(1, 9, 7), g.ppn(3, 0, 7)];
-        assert!(check_multiplane(&g, &ok, true).is_ok());
-        let offsets = [g.ppn(0, 3, 7), g.ppn(1, 9, 6)];
-        assert!(check_multiplane(&g, &offsets, true)
-            .unwrap_err()
-            .contains("offsets differ"));
-        assert!(check_multiplane(&g, &offsets, false).is_ok());
-        let dies = [g.ppn(0, 3, 7), g.ppn(4, 3, 7)];
-        assert!(check_multiplane(&g, &dies, true)
-            .unwrap_err()
-            .contains("die"));
-        let twice = [g.ppn(1, 3, 7), g.ppn(1, 4, 7)];
-        assert!(check_multiplane(&g, &twice, true)
-            .unwrap_err()
-            .contains("twice"));
-        assert!(check_multiplane(&g, &[g.ppn(0, 0, 0)], true).is_err());
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config::Config;
-
-    fn setup() -> (Geometry, Timing, Resources) {
-        let mut cfg = Config::default();
-        cfg.timing.command.0 = 1_000;
-        let geo = Geometry::new(&cfg);
-        let t = Timing::new(&cfg);
-        let r = Resources::new(&geo, t.transfer);
-        (geo, t, r)
-    }
-
-    #[test]
-    fn host_operations_follow_the_model_formulas() {
-        let (_, t, mut r) = setup();
-        // A read: cmd + read on the die, then the page over the free channel.
-        let a = r.reserve(0, 100, &FlashOp::host_read(&t, 1));
-        assert_eq!(a.transfer_start, 100 + t.command + t.read);
-        assert_eq!(a.end, a.transfer_start + t.transfer);
-        assert_eq!(a.channel_wait(), 0);
-        assert_eq!(r.die_until(0), a.end);
-        // A write on die 1 (same channel: dies 0 and 1 share channel 0 in the default drive)
-        // waits for the read's transfer, then programs.
-        let b = r.reserve(1, 100, &FlashOp::host_write(&t, 1));
-        assert_eq!(
-            b.transfer_start, a.end,
-            "one transfer at a time per channel"
-        );
-        assert_eq!(b.channel_wait(), a.end - (100 + t.command));
-        assert_eq!(b.end, a.end + t.transfer + t.program);
-        // Die 2 is on channel 1: no wait.
-        let c = r.reserve(2, 100, &FlashOp::host_write(&t, 1));
-        assert_eq!(c.channel_wait(), 0);
-    }
-
-    #[test]
-    fn gc_operations_use_the_channel_only_without_copyback_or_for_the_buffer() {
-        let (geo, t, mut r) = setup();
-        let mv = GcOp::Move { src: 0, dst: 1 };
-        let f = FlashOp::gc(&mv, &t, true, 1);
-        assert_eq!(
-            (f.transfers, f.duration(t.transfer)),
-            (0, 2 * t.command + t.read + t.program)
-        );
-        // A copyback move leaves the channel alone, even a busy one.
-        r.reserve(1, 0, &FlashOp::host_write(&t, 1));
-        let busy = r.reserve(0, 0, &f);
-        assert_eq!(busy.end, f.duration(t.transfer));
-        let f = FlashOp::gc(&mv, &t, false, 1);
-        assert_eq!(f.transfers, 2);
-        let out = r.reserve(0, 0, &f);
-        assert_eq!(
-            out.end,
-            out.transfer_start + 2 * t.transfer + t.command + t.program
-        );
-        let e = FlashOp::gc(&GcOp::Erase { plane: 0, block: 0 }, &t, false, 1);
-        assert_eq!((e.transfers, e.erase_blocks, e.registers), (0, 1, 0));
-        assert_eq!(e.duration(t.transfer), t.command + t.erase);
-        let commit = GcOp::Commit {
-            n: 2,
-            dst: [geo.ppn(0, 0, 0), geo.ppn(1, 0, 0), 0, 0, 0, 0, 0, 0],
-        };
-        let f = FlashOp::gc(&commit, &t, true, 0b11);
-        assert_eq!((f.before, f.transfers, f.after), (t.command, 2, t.program));
-        let m = FlashOp::merged_read(&t, true, 1);
-        assert_eq!(
-            (m.before, m.transfers, m.after),
-            (t.command + t.read, 1, t.command + t.program)
-        );
-        assert_eq!(FlashOp::merged_read(&t, false, 1).transfers, 2);
-    }
 }

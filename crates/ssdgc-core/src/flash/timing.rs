@@ -1,7 +1,28 @@
-//! Flash command timing in nanoseconds, derived from the configuration.
+//! Flash command timing in nanoseconds, derived from plain timing parameters.
 
-use crate::config::Config;
 use crate::units::SimTime;
+
+/// Timing as configured: the plain values [`Timing::new`] derives the command and transfer times
+/// from. (`Config` converts into it: `Timing::new(&cfg)`.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimingParams {
+    /// Page read, array → register, in ns.
+    pub read: SimTime,
+    /// Page program, register → array, in ns.
+    pub program: SimTime,
+    /// Block erase, in ns.
+    pub erase: SimTime,
+    /// Command and address cycles per flash command, in ns.
+    pub command: SimTime,
+    /// Latency to suspend an ongoing program or erase, in ns.
+    pub suspend: SimTime,
+    /// Channel transfer rate in mega-transfers per second.
+    pub channel_rate_mts: u32,
+    /// Channel bus width in bits.
+    pub channel_width_bits: u32,
+    /// Bytes per page.
+    pub page_size: u64,
+}
 
 /// Durations of the flash commands and transfers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,18 +43,17 @@ pub struct Timing {
 
 impl Timing {
     /// Derives the timing: transfer = page size / (rate in MT/s × width in bytes), rounded up.
-    pub fn new(cfg: &Config) -> Timing {
-        let t = &cfg.timing;
+    pub fn new(params: impl Into<TimingParams>) -> Timing {
+        let t = params.into();
         let bytes_per_us = t.channel_rate_mts as u64 * (t.channel_width_bits as u64 / 8);
-        let page = cfg.geometry.page_size.0;
-        let transfer = (page * 1_000).div_ceil(bytes_per_us.max(1));
+        let transfer = (t.page_size * 1_000).div_ceil(bytes_per_us.max(1));
         Timing {
-            read: t.read.ns(),
-            program: t.program.ns(),
-            erase: t.erase.ns(),
-            command: t.command.ns(),
+            read: t.read,
+            program: t.program,
+            erase: t.erase,
+            command: t.command,
             transfer,
-            suspend: t.suspend.ns(),
+            suspend: t.suspend,
         }
     }
 }
@@ -44,10 +64,17 @@ mod tests {
 
     #[test]
     fn transfer_time_follows_rate_and_width() {
-        let mut cfg = Config::default();
-        cfg.timing.channel_rate_mts = 400;
-        cfg.timing.channel_width_bits = 8;
-        cfg.geometry.page_size.0 = 8192;
-        assert_eq!(Timing::new(&cfg).transfer, 20_480);
+        let t = Timing::new(TimingParams {
+            read: 50_000,
+            program: 600_000,
+            erase: 3_000_000,
+            command: 0,
+            suspend: 20_000,
+            channel_rate_mts: 400,
+            channel_width_bits: 8,
+            page_size: 8192,
+        });
+        assert_eq!(t.transfer, 20_480);
+        assert_eq!(t.read, 50_000);
     }
 }

@@ -22,7 +22,7 @@ pub mod schemes;
 pub mod victim;
 pub mod when;
 
-use crate::flash::check_multiplane;
+use crate::flash::{check_multiplane, FlashOp, Timing};
 use crate::ftl::{Ftl, FtlError, Stream};
 use crate::rng::SimRng;
 use crate::units::{Ppn, SimTime, NO_PAGE};
@@ -95,6 +95,41 @@ pub enum GcOp {
 }
 
 impl GcOp {
+    /// A GC operation, with page read `read`, program `program`, erase `erase` and command `cmd` of
+    /// `t`, with or without copyback for moves:
+    ///
+    /// | operation | before | transfers | after |
+    /// |---|---|---|---|
+    /// | move, copyback | `2·cmd + read + program` | 0 | 0 |
+    /// | move | `cmd + read` | 2 | `cmd + program` |
+    /// | multi-plane move, copyback | `reads·(cmd + read) + cmd + program` | 0 | 0 |
+    /// | multi-plane move | `reads·(cmd + read)` | `2·moved` | `cmd + program` |
+    /// | buffer read | `cmd + read` | 1 | 0 |
+    /// | commit of `n` buffered pages | `cmd` | `n` | `program` |
+    /// | erase, multi-plane erase | `cmd + erase` | 0 | 0 |
+    #[inline]
+    pub fn flash_op(&self, t: &Timing, copyback: bool, planes: u64) -> FlashOp {
+        let (c, r, p) = (t.command, t.read, t.program);
+        let (before, transfers, after) = match *self {
+            GcOp::Move { .. } if copyback => (2 * c + r + p, 0, 0),
+            GcOp::Move { .. } => (c + r, 2, c + p),
+            GcOp::MultiMove { reads, .. } if copyback => (reads as u64 * (c + r) + c + p, 0, 0),
+            GcOp::MultiMove { reads, moved, .. } => {
+                (reads as u64 * (c + r), 2 * moved as u32, c + p)
+            }
+            GcOp::BufferRead { .. } => (c + r, 1, 0),
+            GcOp::Commit { n, .. } => (c, n as u32, p),
+            GcOp::Erase { .. } | GcOp::MultiErase { .. } => {
+                return FlashOp {
+                    registers: 0,
+                    erase_blocks: 1,
+                    ..FlashOp::new(c + t.erase, 0, 0, planes)
+                }
+            }
+        };
+        FlashOp::new(before, transfers, after, planes)
+    }
+
     /// The planes of its die the operation works on, as a bit mask of plane indices in the die.
     pub fn plane_mask(&self, geo: &crate::flash::Geometry) -> u64 {
         let bit = |plane: u32| 1u64 << geo.plane_in_die(plane);

@@ -27,43 +27,11 @@
 //! construction. A new policy is a new module implementing [`VictimPolicy`], a [`VictimKind`]
 //! variant, and an entry in [`list`].
 
-use crate::rng::SimRng;
+pub use crate::ftl::candidates::PlaneView;
 
-/// What a policy may read about the blocks of its plane. Slices are indexed by the block's index
-/// within the plane (`0..blocks_per_plane`).
-#[derive(Clone, Copy)]
-pub struct PlaneView<'a> {
-    /// Valid pages per block.
-    pub valid: &'a [u16],
-    /// Erase count per block.
-    pub erase_count: &'a [u32],
-    /// Logical time of the block's last change (program or invalidation), in page programs of the
-    /// drive. Ages are measured on this clock, so they are meaningful during preconditioning, which
-    /// does not advance simulated time.
-    pub last_modified: &'a [u64],
-    /// The current logical time (page programs of the drive so far).
-    pub now: u64,
-    /// Pages per block.
-    pub pages_per_block: u32,
-}
-
-/// A victim-selection policy for one plane.
-pub trait VictimPolicy: Send {
-    /// Block `block` has become a candidate (it was just filled).
-    fn on_full(&mut self, block: u32, view: &PlaneView<'_>);
-    /// A page of candidate `block` was invalidated; it had `old_valid` valid pages before, and
-    /// `view.valid[block] == old_valid - 1` now.
-    fn on_invalidate(&mut self, block: u32, old_valid: u16, view: &PlaneView<'_>);
-    /// Chooses a victim among the candidates and removes it from them. `None` when there is no
-    /// candidate (or, for policies that require it, none that qualifies).
-    fn pick(&mut self, view: &PlaneView<'_>, rng: &mut SimRng) -> Option<u32>;
-    /// Number of candidates currently held.
-    fn len(&self) -> usize;
-    /// True when no candidate is held.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
+/// A victim-selection policy for one plane: the FTL's per-plane candidate index
+/// ([`crate::ftl::CandidateIndex`]), which the FTL notifies and the mechanism asks for a victim.
+pub use crate::ftl::candidates::CandidateIndex as VictimPolicy;
 
 mod set;
 
@@ -172,6 +140,16 @@ impl VictimKind {
             VictimKind::Cat => Box::new(Cat::new(blocks_per_plane, pages_per_block)),
             VictimKind::WearAware => Box::new(WearAware::new(blocks_per_plane)),
         }
+    }
+}
+
+impl crate::ftl::CandidateIndexKind for VictimKind {
+    fn name(&self) -> String {
+        VictimKind::name(self)
+    }
+
+    fn build(&self, blocks_per_plane: u32, pages_per_block: u32) -> Box<dyn VictimPolicy> {
+        VictimKind::build(self, blocks_per_plane, pages_per_block)
     }
 }
 

@@ -1,4 +1,9 @@
-//! Preconditioning: bring the drive to a used state before measuring, without simulating time.
+//! Ageing (preconditioning): bring the drive to a used state before measuring, without simulating
+//! time.
+//!
+//! A driver above the FTL and the GC mechanism: it writes through [`Ftl::host_write`] and collects
+//! with [`gc::collect_now`], as the host and an instant GC would, so the FTL itself needs to know
+//! nothing of GC.
 //!
 //! `fill` writes every logical page once, sequentially. `steady` then overwrites uniformly random
 //! single pages, `overwrites` × the logical capacity of them, collecting instantly (the shared GC
@@ -12,7 +17,7 @@
 
 use rand::Rng;
 
-use super::{Ftl, FtlError};
+use crate::ftl::{Ftl, FtlError};
 use crate::gc;
 use crate::rng::SimRng;
 

@@ -1,0 +1,55 @@
+//! The per-plane index of victim candidates, as the FTL needs it.
+//!
+//! The FTL keeps, for every plane, an index of its *full* blocks (written to the last page and not yet
+//! chosen as victims) and tells it when a block becomes a candidate ([`CandidateIndex::on_full`]) and
+//! when one of a candidate's pages becomes invalid ([`CandidateIndex::on_invalidate`]); the GC
+//! mechanism asks it for a victim ([`CandidateIndex::pick`]). The FTL defines this interface and
+//! never knows which policy sits behind it: the victim policies of the GC layer implement it, and the
+//! drive hands the FTL a [`CandidateIndexKind`] that builds one instance per plane.
+
+use crate::rng::SimRng;
+
+/// What a candidate index may read about the blocks of its plane. Slices are indexed by the block's
+/// index within the plane (`0..blocks_per_plane`).
+#[derive(Clone, Copy)]
+pub struct PlaneView<'a> {
+    /// Valid pages per block.
+    pub valid: &'a [u16],
+    /// Erase count per block.
+    pub erase_count: &'a [u32],
+    /// Logical time of the block's last change (program or invalidation), in page programs of the
+    /// drive. Ages are measured on this clock, so they are meaningful during preconditioning, which
+    /// does not advance simulated time.
+    pub last_modified: &'a [u64],
+    /// The current logical time (page programs of the drive so far).
+    pub now: u64,
+    /// Pages per block.
+    pub pages_per_block: u32,
+}
+
+/// An index of one plane's victim candidates, kept current by the FTL's notifications; it decides
+/// which candidate is collected next.
+pub trait CandidateIndex: Send {
+    /// Block `block` has become a candidate (it was just filled).
+    fn on_full(&mut self, block: u32, view: &PlaneView<'_>);
+    /// A page of candidate `block` was invalidated; it had `old_valid` valid pages before, and
+    /// `view.valid[block] == old_valid - 1` now.
+    fn on_invalidate(&mut self, block: u32, old_valid: u16, view: &PlaneView<'_>);
+    /// Chooses a victim among the candidates and removes it from them. `None` when there is no
+    /// candidate (or, for policies that require it, none that qualifies).
+    fn pick(&mut self, view: &PlaneView<'_>, rng: &mut SimRng) -> Option<u32>;
+    /// Number of candidates currently held.
+    fn len(&self) -> usize;
+    /// True when no candidate is held.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Builds the candidate index of each plane, and names the policy it implements (for reports).
+pub trait CandidateIndexKind: Send + Sync + std::fmt::Debug {
+    /// The policy's canonical name, e.g. `"greedy"`.
+    fn name(&self) -> String;
+    /// A fresh, empty index for one plane of `blocks_per_plane` blocks of `pages_per_block` pages.
+    fn build(&self, blocks_per_plane: u32, pages_per_block: u32) -> Box<dyn CandidateIndex>;
+}

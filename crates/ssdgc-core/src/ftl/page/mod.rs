@@ -1,0 +1,416 @@
+//! The page-mapped FTL: pure page-level mapping (L2P and P2L), the block table (valid counts, erase
+//! counts, last-modified clock, states), per-plane free pools and write points.
+//!
+//! Logical pages are statically allocated to planes ([`crate::flash::StaticAllocator`]); inside a
+//! plane each write stream writes at its write point in an open block ([`super::streams`]), which
+//! takes a fresh block from the plane's free pool ([`super::pool`]) when it needs one. A block goes
+//! free → open → full → victim → erasing → free. Full blocks are the candidates of the plane's
+//! victim index ([`super::candidates`]).
+//!
+//! Memory: 4 bytes per logical page (L2P) and 4 bytes per physical page (P2L; `NO_PAGE` marks an
+//! invalid or free page, so no separate valid bitmap is needed), plus 15 bytes per block.
+//!
+//! When not to use it: to study a drive whose DRAM cannot hold a page-level map (hybrid log-block
+//! FTLs, AGC/DGC paper §6), or mapping-cache effects (DFTL-like map paging is not modelled).
+
+mod check;
+
+use std::collections::VecDeque;
+
+use super::candidates::{CandidateIndex, CandidateIndexKind, PlaneView};
+use super::params::{FtlParams, Trigger};
+use super::pool::FreePool;
+use super::seam::{FtlMechanism, FtlView};
+use super::streams::{Stream, StreamLayout, STREAMS};
+use super::{BlockState, FtlError};
+use crate::flash::{Geometry, StaticAllocator};
+use crate::rng::SimRng;
+use crate::units::{Lpn, Ppn, NO_PAGE};
+
+/// Marks an L2P entry whose data sits in the controller's DRAM buffer rather than in flash.
+const BUFFERED: u32 = 1 << 31;
+
+const NO_BLOCK: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct WritePoint {
+    /// Plane-local block, or `NO_BLOCK`.
+    block: u32,
+    /// Next page to program in it.
+    next: u32,
+}
+
+struct PlaneState {
+    free: FreePool,
+    /// Write points, indexed by the layout's slot of each stream.
+    wp: [WritePoint; STREAMS],
+    victim: Box<dyn CandidateIndex>,
+    /// Logical pages held in the DRAM buffer, oldest first (may hold stale entries, skipped when
+    /// committed).
+    buffered: VecDeque<Lpn>,
+    /// Live entries of `buffered`.
+    buffered_live: u32,
+}
+
+/// The page-mapping FTL of one drive.
+pub struct PageFtl {
+    geo: Geometry,
+    alloc: StaticAllocator,
+    l2p: Vec<Ppn>,
+    p2l: Vec<Lpn>,
+    valid: Vec<u16>,
+    erase_count: Vec<u32>,
+    last_modified: Vec<u64>,
+    state: Vec<BlockState>,
+    planes: Vec<PlaneState>,
+    /// Logical clock: page programs so far.
+    clock: u64,
+    trigger: Trigger,
+    streams: StreamLayout,
+    victim_kind: std::sync::Arc<dyn CandidateIndexKind>,
+}
+
+impl PageFtl {
+    /// An empty (freshly erased) drive.
+    pub fn new(params: &FtlParams, geo: &Geometry) -> PageFtl {
+        let nblocks = geo.blocks() as usize;
+        let planes = (0..geo.planes)
+            .map(|_| PlaneState {
+                free: FreePool::new(params.pool, geo.blocks_per_plane),
+                wp: [WritePoint {
+                    block: NO_BLOCK,
+                    next: 0,
+                }; STREAMS],
+                victim: params
+                    .candidates
+                    .build(geo.blocks_per_plane, geo.pages_per_block),
+                buffered: VecDeque::new(),
+                buffered_live: 0,
+            })
+            .collect();
+        PageFtl {
+            geo: geo.clone(),
+            alloc: StaticAllocator::new(params.allocation, geo),
+            l2p: vec![NO_PAGE; geo.logical_pages as usize],
+            p2l: vec![NO_PAGE; geo.physical_pages as usize],
+            valid: vec![0; nblocks],
+            erase_count: vec![0; nblocks],
+            last_modified: vec![0; nblocks],
+            state: vec![BlockState::Free; nblocks],
+            planes,
+            clock: 0,
+            trigger: params.trigger,
+            streams: params.streams,
+            victim_kind: params.candidates.clone(),
+        }
+    }
+
+    /// Marks `ppn` invalid, telling the victim index when its block is a candidate.
+    #[inline]
+    fn invalidate(&mut self, ppn: Ppn) {
+        let gb = (ppn / self.geo.pages_per_block) as usize;
+        debug_assert!(self.p2l[ppn as usize] != NO_PAGE);
+        self.p2l[ppn as usize] = NO_PAGE;
+        let old = self.valid[gb];
+        debug_assert!(old > 0);
+        self.valid[gb] = old - 1;
+        self.last_modified[gb] = self.clock;
+        if self.state[gb] == BlockState::Full {
+            let plane = gb as u32 / self.geo.blocks_per_plane;
+            let local = gb as u32 % self.geo.blocks_per_plane;
+            self.with_victim_index(plane, |index, view| index.on_invalidate(local, old, view));
+        }
+    }
+
+    /// Calls `f` with a plane's victim index and the view of the plane's blocks it decides on.
+    #[inline]
+    fn with_victim_index<R>(
+        &mut self,
+        plane: u32,
+        f: impl FnOnce(&mut dyn CandidateIndex, &PlaneView<'_>) -> R,
+    ) -> R {
+        let r = self.plane_range(plane);
+        let view = PlaneView {
+            valid: &self.valid[r.clone()],
+            erase_count: &self.erase_count[r.clone()],
+            last_modified: &self.last_modified[r],
+            now: self.clock,
+            pages_per_block: self.geo.pages_per_block,
+        };
+        f(self.planes[plane as usize].victim.as_mut(), &view)
+    }
+
+    #[inline]
+    fn plane_range(&self, plane: u32) -> std::ops::Range<usize> {
+        let b = self.geo.blocks_per_plane as usize;
+        plane as usize * b..(plane as usize + 1) * b
+    }
+
+    /// Takes the next free page of a plane's write point for `stream`, opening a block if needed.
+    #[inline]
+    fn allocate(&mut self, plane: u32, stream: Stream) -> Result<Ppn, FtlError> {
+        let ppb = self.geo.pages_per_block;
+        let bpp = self.geo.blocks_per_plane;
+        let ps = &mut self.planes[plane as usize];
+        let wp = &mut ps.wp[self.streams.slot(stream)];
+        if wp.block == NO_BLOCK {
+            let b = ps
+                .free
+                .take(self.streams.take(stream))
+                .ok_or(FtlError::OutOfBlocks { plane })?;
+            let gb = (plane * bpp + b) as usize;
+            debug_assert_eq!(self.state[gb], BlockState::Free);
+            self.state[gb] = BlockState::Open;
+            wp.block = b;
+            wp.next = 0;
+        }
+        let block = wp.block;
+        let page = wp.next;
+        wp.next += 1;
+        if wp.next == ppb {
+            // The block turns full once its last page is mapped: see `fill_page`.
+            wp.block = NO_BLOCK;
+        }
+        Ok((plane * bpp + block) * ppb + page)
+    }
+
+    /// Maps `lpn` to the freshly allocated `ppn`, completing the block if it is now full.
+    #[inline]
+    fn fill_page(&mut self, lpn: Lpn, ppn: Ppn) {
+        debug_assert_eq!(self.p2l[ppn as usize], NO_PAGE);
+        self.p2l[ppn as usize] = lpn;
+        self.l2p[lpn as usize] = ppn;
+        let gb = (ppn / self.geo.pages_per_block) as usize;
+        self.valid[gb] += 1;
+        self.clock += 1;
+        self.last_modified[gb] = self.clock;
+        if ppn % self.geo.pages_per_block + 1 == self.geo.pages_per_block {
+            self.close_block(gb);
+        }
+    }
+
+    /// A block whose last page has been written (or skipped) becomes a victim candidate.
+    fn close_block(&mut self, gb: usize) {
+        debug_assert_eq!(self.state[gb], BlockState::Open);
+        self.state[gb] = BlockState::Full;
+        let plane = gb as u32 / self.geo.blocks_per_plane;
+        let local = gb as u32 % self.geo.blocks_per_plane;
+        self.with_victim_index(plane, |index, view| index.on_full(local, view));
+    }
+}
+
+impl FtlView for PageFtl {
+    #[inline]
+    fn geometry(&self) -> &Geometry {
+        &self.geo
+    }
+
+    fn victim_kind(&self) -> &dyn CandidateIndexKind {
+        self.victim_kind.as_ref()
+    }
+
+    #[inline]
+    fn plane_of(&self, lpn: Lpn) -> u32 {
+        self.alloc.plane_of(lpn)
+    }
+
+    #[inline]
+    fn lookup(&self, lpn: Lpn) -> Option<Ppn> {
+        let p = self.l2p[lpn as usize];
+        (p != NO_PAGE && p & BUFFERED == 0).then_some(p)
+    }
+
+    #[inline]
+    fn is_buffered(&self, lpn: Lpn) -> bool {
+        let p = self.l2p[lpn as usize];
+        p != NO_PAGE && p & BUFFERED != 0
+    }
+
+    fn buffered_pages(&self, plane: u32) -> u32 {
+        self.planes[plane as usize].buffered_live
+    }
+
+    #[inline]
+    fn reverse(&self, ppn: Ppn) -> Option<Lpn> {
+        let l = self.p2l[ppn as usize];
+        (l != NO_PAGE).then_some(l)
+    }
+
+    #[inline]
+    fn free_blocks(&self, plane: u32) -> u32 {
+        self.planes[plane as usize].free.len() as u32
+    }
+
+    fn free_pages(&self, plane: u32) -> u64 {
+        let ps = &self.planes[plane as usize];
+        let ppb = self.geo.pages_per_block as u64;
+        let open: u64 = ps
+            .wp
+            .iter()
+            .filter(|w| w.block != NO_BLOCK)
+            .map(|w| ppb - w.next as u64)
+            .sum();
+        ps.free.len() as u64 * ppb + open
+    }
+
+    #[inline]
+    fn threshold_blocks(&self) -> u32 {
+        self.trigger.blocks
+    }
+
+    /// Free blocks below `threshold_blocks` or, with the free-page trigger, free pages below the
+    /// threshold (and never fewer than two free blocks).
+    #[inline]
+    fn needs_gc(&self, plane: u32) -> bool {
+        match self.trigger.pages {
+            None => self.free_blocks(plane) < self.trigger.blocks,
+            Some(t) => self.free_blocks(plane) < 2 || self.free_pages(plane) < t,
+        }
+    }
+
+    fn write_offset(&self, plane: u32, stream: Stream) -> u32 {
+        let wp = self.planes[plane as usize].wp[self.streams.slot(stream)];
+        if wp.block == NO_BLOCK {
+            0
+        } else {
+            wp.next
+        }
+    }
+
+    #[inline]
+    fn valid_pages(&self, global_block: u32) -> u32 {
+        self.valid[global_block as usize] as u32
+    }
+
+    fn block_state(&self, global_block: u32) -> BlockState {
+        self.state[global_block as usize]
+    }
+
+    fn erase_counts(&self) -> &[u32] {
+        &self.erase_count
+    }
+
+    fn candidates(&self, plane: u32) -> usize {
+        self.planes[plane as usize].victim.len()
+    }
+
+    #[inline]
+    fn next_valid_in_block(&self, plane: u32, block: u32, from: u32) -> Option<(u32, Lpn)> {
+        let base = self.geo.ppn(plane, block, 0);
+        (from..self.geo.pages_per_block).find_map(|p| {
+            let l = self.p2l[(base + p) as usize];
+            (l != NO_PAGE).then_some((p, l))
+        })
+    }
+
+    fn mapped_pages(&self) -> u64 {
+        self.l2p.iter().filter(|&&p| p != NO_PAGE).count() as u64
+    }
+
+    fn check(&self) -> Result<(), String> {
+        self.check_all()
+    }
+}
+
+impl FtlMechanism for PageFtl {
+    #[inline]
+    fn host_write(&mut self, lpn: Lpn) -> Result<Ppn, FtlError> {
+        let plane = self.plane_of(lpn);
+        let ppn = self.allocate(plane, Stream::Host)?;
+        let old = self.l2p[lpn as usize];
+        if old & BUFFERED != 0 && old != NO_PAGE {
+            // The buffered copy is superseded; its queue entry is skipped when committed.
+            self.planes[plane as usize].buffered_live -= 1;
+        } else if old != NO_PAGE {
+            self.invalidate(old);
+        }
+        self.fill_page(lpn, ppn);
+        Ok(ppn)
+    }
+
+    fn choose_victim(&mut self, plane: u32, rng: &mut SimRng) -> Option<u32> {
+        let b = self.with_victim_index(plane, |index, view| index.pick(view, rng))?;
+        let gb = (plane * self.geo.blocks_per_plane + b) as usize;
+        assert_eq!(
+            self.state[gb],
+            BlockState::Full,
+            "victim policy returned a block that is not a candidate"
+        );
+        self.state[gb] = BlockState::Victim;
+        Some(b)
+    }
+
+    fn relocate_to(&mut self, src: Ppn, lpn: Lpn, stream: Stream) -> Result<Ppn, FtlError> {
+        assert_eq!(
+            self.p2l[src as usize], lpn,
+            "relocating a page that does not hold the logical page"
+        );
+        let plane = self.geo.addr(src).plane;
+        let dst = self.allocate(plane, stream)?;
+        self.invalidate(src);
+        self.fill_page(lpn, dst);
+        Ok(dst)
+    }
+
+    fn buffer_out(&mut self, src: Ppn, lpn: Lpn) {
+        assert_eq!(
+            self.p2l[src as usize], lpn,
+            "buffering a page that does not hold the logical page"
+        );
+        let plane = self.geo.addr(src).plane;
+        self.invalidate(src);
+        self.l2p[lpn as usize] = BUFFERED;
+        let ps = &mut self.planes[plane as usize];
+        ps.buffered.push_back(lpn);
+        ps.buffered_live += 1;
+    }
+
+    fn commit_buffered(
+        &mut self,
+        plane: u32,
+        stream: Stream,
+    ) -> Result<Option<(Lpn, Ppn)>, FtlError> {
+        while let Some(lpn) = self.planes[plane as usize].buffered.pop_front() {
+            if self.l2p[lpn as usize] != BUFFERED {
+                continue; // superseded by a host write
+            }
+            let dst = self.allocate(plane, stream)?;
+            self.fill_page(lpn, dst);
+            self.planes[plane as usize].buffered_live -= 1;
+            return Ok(Some((lpn, dst)));
+        }
+        Ok(None)
+    }
+
+    fn skip_page(&mut self, plane: u32, stream: Stream) -> Result<Ppn, FtlError> {
+        let ppn = self.allocate(plane, stream)?;
+        if ppn % self.geo.pages_per_block + 1 == self.geo.pages_per_block {
+            self.close_block((ppn / self.geo.pages_per_block) as usize);
+        }
+        Ok(ppn)
+    }
+
+    fn begin_erase(&mut self, plane: u32, block: u32) {
+        let gb = (plane * self.geo.blocks_per_plane + block) as usize;
+        assert_eq!(
+            self.state[gb],
+            BlockState::Victim,
+            "erasing a block that is not a victim"
+        );
+        assert_eq!(self.valid[gb], 0, "erasing a block that holds valid data");
+        self.state[gb] = BlockState::Erasing;
+    }
+
+    fn finish_erase(&mut self, plane: u32, block: u32) {
+        let gb = (plane * self.geo.blocks_per_plane + block) as usize;
+        assert_eq!(self.state[gb], BlockState::Erasing);
+        self.state[gb] = BlockState::Free;
+        self.erase_count[gb] += 1;
+        self.planes[plane as usize]
+            .free
+            .put(block, self.erase_count[gb]);
+    }
+}
+
+#[cfg(test)]
+mod tests;

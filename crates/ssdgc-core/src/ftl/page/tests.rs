@@ -1,0 +1,184 @@
+//! The page-mapped FTL on its own (no GC layer): pool order and write streams reach the blocks the
+//! write points open.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use rand::Rng;
+
+use super::PageFtl;
+use crate::flash::{AllocationOrder, Geometry, GeometryParams};
+use crate::ftl::{
+    BlockState, CandidateIndex, CandidateIndexKind, FtlMechanism, FtlParams, FtlView, HotTo,
+    PlaneView, PoolOrder, Stream, StreamLayout, Trigger,
+};
+use crate::rng::{rng_for, SimRng};
+
+/// Full blocks, collected in the order they filled.
+#[derive(Debug, Default)]
+struct Oldest(VecDeque<u32>);
+
+impl CandidateIndex for Oldest {
+    fn on_full(&mut self, block: u32, _: &PlaneView<'_>) {
+        self.0.push_back(block);
+    }
+    fn on_invalidate(&mut self, _: u32, _: u16, _: &PlaneView<'_>) {}
+    fn pick(&mut self, _: &PlaneView<'_>, _: &mut SimRng) -> Option<u32> {
+        self.0.pop_front()
+    }
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
+#[derive(Debug)]
+struct OldestKind;
+
+impl CandidateIndexKind for OldestKind {
+    fn name(&self) -> String {
+        "oldest-full".into()
+    }
+    fn build(&self, _: u32, _: u32) -> Box<dyn CandidateIndex> {
+        Box::new(Oldest::default())
+    }
+}
+
+/// One plane of 24 blocks of 4 pages, a third of it spare.
+fn one_plane(pool: PoolOrder, hot_to: HotTo) -> PageFtl {
+    let geo = Geometry::new(GeometryParams {
+        channels: 1,
+        chips_per_channel: 1,
+        dies_per_chip: 1,
+        planes_per_die: 1,
+        blocks_per_plane: 24,
+        pages_per_block: 4,
+        page_size: 4096,
+        overprovision: 0.34,
+    });
+    let params = FtlParams {
+        allocation: AllocationOrder::parse("CWDP").expect("an order"),
+        trigger: Trigger {
+            blocks: 4,
+            pages: None,
+        },
+        pool,
+        streams: StreamLayout::new(hot_to),
+        candidates: Arc::new(OldestKind),
+    };
+    PageFtl::new(&params, &geo)
+}
+
+/// Erase counts of the free blocks.
+fn free_erase_counts(ftl: &PageFtl) -> Vec<u32> {
+    (0..ftl.geometry().blocks())
+        .filter(|&b| ftl.block_state(b) == BlockState::Free)
+        .map(|b| ftl.erase_counts()[b as usize])
+        .collect()
+}
+
+/// A block a write point opened: its stream, its erase count and the free blocks' erase counts just
+/// before.
+type Opened = (Stream, u32, Vec<u32>);
+
+/// Collects one victim, moving its valid pages to `stream`.
+fn collect(ftl: &mut PageFtl, rng: &mut SimRng, stream: Stream) -> Vec<Opened> {
+    let mut opened = Vec::new();
+    let Some(b) = ftl.choose_victim(0, rng) else {
+        return opened;
+    };
+    while let Some((page, lpn)) = ftl.next_valid_in_block(0, b, 0) {
+        let free = free_erase_counts(ftl);
+        let dst = ftl
+            .relocate_to(ftl.geometry().ppn(0, b, page), lpn, stream)
+            .expect("room for a move");
+        if dst % 4 == 0 {
+            opened.push((stream, ftl.erase_counts()[(dst / 4) as usize], free));
+        }
+    }
+    ftl.begin_erase(0, b);
+    ftl.finish_erase(0, b);
+    ftl.check().expect("consistent");
+    opened
+}
+
+/// Random overwrites with collection below the trigger; GC data alternates between `streams`.
+/// Returns every block a write point opened.
+fn churn(ftl: &mut PageFtl, writes: u32, streams: &[Stream]) -> Vec<Opened> {
+    let mut rng = rng_for(5, 0);
+    let logical = ftl.geometry().logical_pages;
+    let mut opened = Vec::new();
+    for i in 0..writes {
+        while ftl.needs_gc(0) {
+            let s = streams[i as usize % streams.len()];
+            let more = collect(ftl, &mut rng, s);
+            if more.is_empty() && ftl.candidates(0) == 0 {
+                break;
+            }
+            opened.extend(more);
+        }
+        let free = free_erase_counts(ftl);
+        let lpn = if i < logical {
+            i
+        } else {
+            rng.gen_range(0..logical)
+        };
+        let ppn = ftl.host_write(lpn).expect("a write");
+        if ppn % 4 == 0 {
+            opened.push((Stream::Host, ftl.erase_counts()[(ppn / 4) as usize], free));
+        }
+    }
+    opened
+}
+
+#[test]
+fn write_points_open_the_block_the_pool_order_names() {
+    for pool in [PoolOrder::Youngest, PoolOrder::Oldest] {
+        let mut ftl = one_plane(pool, HotTo::Young);
+        let opened = churn(&mut ftl, 3_000, &[Stream::Gc]);
+        let mut spread = 0;
+        for (stream, ec, free) in opened {
+            let (min, max) = (free.iter().min(), free.iter().max());
+            spread += (min != max) as u32;
+            let want = if pool == PoolOrder::Oldest { max } else { min };
+            assert_eq!(
+                Some(&ec),
+                want,
+                "{pool}: {stream:?} opened a block, free {free:?}"
+            );
+        }
+        assert!(
+            spread > 10,
+            "{pool}: erase counts never differed ({spread})"
+        );
+    }
+}
+
+#[test]
+fn hot_and_cold_streams_take_opposite_ends() {
+    for hot_to in [HotTo::Young, HotTo::Old] {
+        let mut ftl = one_plane(PoolOrder::Youngest, hot_to);
+        let opened = churn(&mut ftl, 3_000, &[Stream::Hot, Stream::Cold, Stream::Gc]);
+        let mut spread = [0u32; 2];
+        for (stream, ec, free) in opened {
+            let (min, max) = (free.iter().min(), free.iter().max());
+            let young = match stream {
+                Stream::Hot => hot_to == HotTo::Young,
+                Stream::Cold => hot_to == HotTo::Old,
+                _ => true,
+            };
+            let want = if young { min } else { max };
+            assert_eq!(
+                Some(&ec),
+                want,
+                "{hot_to}: {stream:?} opened a block, free {free:?}"
+            );
+            if min != max && matches!(stream, Stream::Hot | Stream::Cold) {
+                spread[(stream == Stream::Cold) as usize] += 1;
+            }
+        }
+        assert!(
+            spread[0] > 0 && spread[1] > 0,
+            "{hot_to}: never chose between ages {spread:?}"
+        );
+    }
+}
