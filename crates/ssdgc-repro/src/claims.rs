@@ -274,8 +274,13 @@ fn select(side: &str, e: &Experiment) -> Selection {
             }
         }
     }
-    for (name, (_, ls)) in by_scheme {
-        if !labels.contains(name) {
+    // A variant whose own overrides the side names wins over the plain scheme; a variant with
+    // no overrides stands for the scheme only when no plain label does.
+    for (name, (score, ls)) in by_scheme {
+        if score > 0 {
+            labels.remove(name);
+            labels.extend(ls.into_iter().map(String::from));
+        } else if !labels.contains(name) {
             labels.extend(ls.into_iter().map(String::from));
         }
     }
@@ -323,34 +328,44 @@ fn workload_key(w: &str) -> String {
     }
 }
 
-/// The workloads of `e` that the claim's `workload.ssdgc` names (all of them when it names none).
-fn claim_workloads(text: &str, e: &Experiment) -> BTreeSet<String> {
+/// Does this word name a workload (a trace file or a `synthetic:` spec)?
+fn is_workload_name(w: &str) -> bool {
+    const EXT: &[&str] = &["trace", "load", "csv", "blkparse", "ascii", "gz", "zst", "txt"];
+    w.starts_with("synthetic:")
+        || w
+            .rsplit_once('.')
+            .is_some_and(|(stem, ext)| !stem.is_empty() && EXT.contains(&ext))
+}
+
+/// The workloads of `e` that the claim's `workload.ssdgc` names: all of them when it names none,
+/// `None` when it names workloads but none of this experiment's.
+fn claim_workloads(text: &str, e: &Experiment) -> Option<BTreeSet<String>> {
     let all = e.workload.list();
     let (keep, except) = match text.split_once("except") {
         Some((a, b)) => (a, Some(b)),
         None => (text, None),
     };
-    let named = |t: &str| -> BTreeSet<String> {
-        let keys: BTreeSet<String> = t
-            .split([' ', ',', ';'])
-            .filter(|w| !w.is_empty())
+    let names = |t: &str| -> BTreeSet<String> {
+        t.split_whitespace()
+            .map(|w| w.trim_matches(|c| ",;()".contains(c)))
+            .filter(|w| is_workload_name(w))
             .map(workload_key)
-            .collect();
+            .collect()
+    };
+    let named = names(keep);
+    let mut chosen: BTreeSet<String> = if named.is_empty() {
+        all.iter().cloned().collect()
+    } else {
         all.iter()
-            .filter(|w| keys.contains(&workload_key(w)))
+            .filter(|w| named.contains(&workload_key(w)))
             .cloned()
             .collect()
     };
-    let mut chosen = named(keep);
-    if chosen.is_empty() {
-        chosen = all.iter().cloned().collect();
-    }
     if let Some(ex) = except {
-        for w in named(ex) {
-            chosen.remove(&w);
-        }
+        let ex = names(ex);
+        chosen.retain(|w| !ex.contains(&workload_key(w)));
     }
-    chosen
+    (!chosen.is_empty()).then_some(chosen)
 }
 
 fn has_params(workload: &str, params: &[String]) -> bool {
@@ -528,7 +543,10 @@ pub fn evaluate(c: &Claim, ctx: &Context) -> ClaimResult {
     let mut notes: Vec<String> = Vec::new();
     for e in &exps {
         let refs: Vec<&RunRef> = ctx.refs.iter().filter(|r| r.experiment == e.id).collect();
-        let wls = claim_workloads(&c.workload.ssdgc, e);
+        let Some(wls) = claim_workloads(&c.workload.ssdgc, e) else {
+            notes.push(format!("{}: runs none of the claim's workloads", e.id));
+            continue;
+        };
         let in_claim = |r: &RunRef| wls.contains(&r.workload);
         if versus || c.kind == Kind::Absolute {
             // One run at a time: the metric (absolute) or scheme-side / baseline-side (versus).
