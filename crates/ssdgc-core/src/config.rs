@@ -1026,7 +1026,10 @@ mod tests {
         assert_eq!(e.line, Some(3), "{e}");
         assert!(e.msg.contains("geometry.planez"));
         let e = b
-            .merge_text("[gc]\nthreshold = 0.05\nwhen = \"sometimes\"\n", "axes.toml")
+            .merge_text(
+                "[gc]\nthreshold = 0.05\nwhen = \"sometimes\"\n",
+                "axes.toml",
+            )
             .unwrap_err();
         assert_eq!(e.line, Some(3), "{e}");
         assert!(e.msg.contains("gc.when"));

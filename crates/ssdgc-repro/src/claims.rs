@@ -158,11 +158,26 @@ pub fn metric_expr(metric: &str) -> Result<Expr, String> {
     }
     let m = metric.to_lowercase();
     let missing = [
-        ("single-page", "the report has no response time by request size"),
-        ("coefficient of variation of bandwidth", "the report has no bandwidth series"),
-        ("merged", "the report has no count of host flash commands merged into GC"),
-        ("pipelined", "the report has no count of host commands pipelined with GC"),
-        ("minimum free blocks", "the report has no free-block time series"),
+        (
+            "single-page",
+            "the report has no response time by request size",
+        ),
+        (
+            "coefficient of variation of bandwidth",
+            "the report has no bandwidth series",
+        ),
+        (
+            "merged",
+            "the report has no count of host flash commands merged into GC",
+        ),
+        (
+            "pipelined",
+            "the report has no count of host commands pipelined with GC",
+        ),
+        (
+            "minimum free blocks",
+            "the report has no free-block time series",
+        ),
     ];
     for (needle, why) in missing {
         if m.contains(needle) {
@@ -330,10 +345,11 @@ fn workload_key(w: &str) -> String {
 
 /// Does this word name a workload (a trace file or a `synthetic:` spec)?
 fn is_workload_name(w: &str) -> bool {
-    const EXT: &[&str] = &["trace", "load", "csv", "blkparse", "ascii", "gz", "zst", "txt"];
+    const EXT: &[&str] = &[
+        "trace", "load", "csv", "blkparse", "ascii", "gz", "zst", "txt",
+    ];
     w.starts_with("synthetic:")
-        || w
-            .rsplit_once('.')
+        || w.rsplit_once('.')
             .is_some_and(|(stem, ext)| !stem.is_empty() && EXT.contains(&ext))
 }
 
@@ -601,7 +617,10 @@ pub fn evaluate(c: &Claim, ctx: &Context) -> ClaimResult {
         let bs = select(&c.baseline.ssdgc, e);
         let ss = select(&c.scheme.ssdgc, e);
         if bs.labels.is_empty() || ss.labels.is_empty() {
-            notes.push(format!("{}: a side names no scheme of the experiment", e.id));
+            notes.push(format!(
+                "{}: a side names no scheme of the experiment",
+                e.id
+            ));
             continue;
         }
         let same_ends = bs.vary == ss.vary && bs.params == ss.params;
@@ -688,10 +707,7 @@ pub fn evaluate(c: &Claim, ctx: &Context) -> ClaimResult {
     let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let relative = c.kind != Kind::Absolute;
-    let margin = c
-        .paper_ratio
-        .filter(|p| *p != 0.0)
-        .map(|p| value / p - 1.0);
+    let margin = c.paper_ratio.filter(|p| *p != 0.0).map(|p| value / p - 1.0);
     let agrees = if relative {
         Some(match c.direction {
             Direction::Lower => value < 1.0,
@@ -728,7 +744,11 @@ pub fn evaluate(c: &Claim, ctx: &Context) -> ClaimResult {
         text.push_str(&format!(" ({:+.1}%)", (value - 1.0) * 100.0));
     }
     if groups.len() > 1 {
-        text.push_str(&format!(" [{} of {} groups, range {lo:.3}–{hi:.3}]", agg, groups.len()));
+        text.push_str(&format!(
+            " [{} of {} groups, range {lo:.3}–{hi:.3}]",
+            agg,
+            groups.len()
+        ));
     }
     let mut detail = format!(
         "{what}; {} comparison group(s), {} seed(s); groups: {}",
@@ -774,12 +794,16 @@ mod tests {
     #[test]
     fn metrics_map() {
         assert_eq!(
-            metric_expr("mean response time (latency_us.all.mean)").unwrap().num,
+            metric_expr("mean response time (latency_us.all.mean)")
+                .unwrap()
+                .num,
             vec!["latency_us.all.mean"]
         );
-        assert!(metric_expr("variance of response time (latency_us.all.std^2)")
-            .unwrap()
-            .square);
+        assert!(
+            metric_expr("variance of response time (latency_us.all.std^2)")
+                .unwrap()
+                .square
+        );
         assert_eq!(
             metric_expr("maximum response time").unwrap().num,
             vec!["latency_us.all.max"]
@@ -799,6 +823,9 @@ mod tests {
     fn values_do_not_match_prefixes() {
         assert!(contains_value("host.time_scale=1,", "host.time_scale=1"));
         assert!(!contains_value("host.time_scale=1.5", "host.time_scale=1"));
-        assert!(!contains_value("x.gc.hard_threshold=0.01", "hard_threshold=0.01"));
+        assert!(!contains_value(
+            "x.gc.hard_threshold=0.01",
+            "hard_threshold=0.01"
+        ));
     }
 }

@@ -51,8 +51,7 @@ pub fn plan_experiments(
     paper: &Paper,
     quick: bool,
 ) -> Result<(Vec<Experiment>, Vec<(Experiment, Vec<String>)>), String> {
-    let ids: std::collections::HashSet<&str> =
-        paper.claims.iter().map(|c| c.id.as_str()).collect();
+    let ids: std::collections::HashSet<&str> = paper.claims.iter().map(|c| c.id.as_str()).collect();
     let mut run = Vec::new();
     let mut skipped = Vec::new();
     for e in &paper.experiments {

@@ -26,7 +26,9 @@ fn margin(m: Option<f64>) -> String {
 /// The Markdown table of claims, and the list of experiments not yet reproducible.
 pub fn table(o: &Outcome) -> String {
     let mut t = String::new();
-    t.push_str("| claim id | claim | source | paper | ssdgc | agrees in direction? | margin | GC jobs |\n");
+    t.push_str(
+        "| claim id | claim | source | paper | ssdgc | agrees in direction? | margin | GC jobs |\n",
+    );
     t.push_str("|---|---|---|---|---|---|---|---:|\n");
     for c in &o.claims {
         let id = if c.headline {
@@ -118,7 +120,9 @@ fn setup(o: &Outcome) -> String {
         }
     }
     if !p.contradictions.is_empty() {
-        t.push_str("\n### Contradictions in the paper\n\n| id | readings | choice |\n|---|---|---|\n");
+        t.push_str(
+            "\n### Contradictions in the paper\n\n| id | readings | choice |\n|---|---|---|\n",
+        );
         for c in &p.contradictions {
             let readings: Vec<String> = c
                 .readings

@@ -88,7 +88,11 @@ fn volume_of(e: &Experiment, workload: &str) -> Result<Option<u64>, String> {
 
 impl Plan {
     /// Adds the runs of one experiment (already the variant to run), sharing identical runs.
-    pub fn add(&mut self, e: &Experiment, index: &mut HashMap<RunSpec, usize>) -> Result<(), String> {
+    pub fn add(
+        &mut self,
+        e: &Experiment,
+        index: &mut HashMap<RunSpec, usize>,
+    ) -> Result<(), String> {
         let vary: Vec<Option<String>> = match &e.vary {
             Some(v) => v.values.iter().cloned().map(Some).collect(),
             None => vec![None],
@@ -98,7 +102,8 @@ impl Plan {
             for v in &vary {
                 for s in &e.schemes {
                     for &seed in &e.seeds {
-                        let mut sets: Vec<String> = e.sets.iter().map(|s| sanitise_set(s)).collect();
+                        let mut sets: Vec<String> =
+                            e.sets.iter().map(|s| sanitise_set(s)).collect();
                         if let (Some(vary), Some(value)) = (&e.vary, v) {
                             sets.push(vary_set(&vary.set, value));
                         }

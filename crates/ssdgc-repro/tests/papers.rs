@@ -24,9 +24,17 @@ fn ids_are_unique_and_claims_exist() {
         }
         let mut exps = std::collections::HashSet::new();
         for e in &p.experiments {
-            assert!(exps.insert(e.id.as_str()), "{id}: duplicate experiment {}", e.id);
+            assert!(
+                exps.insert(e.id.as_str()),
+                "{id}: duplicate experiment {}",
+                e.id
+            );
             for c in &e.claims {
-                assert!(ids.contains(c.as_str()), "{id}: experiment {} lists unknown claim {c}", e.id);
+                assert!(
+                    ids.contains(c.as_str()),
+                    "{id}: experiment {} lists unknown claim {c}",
+                    e.id
+                );
             }
         }
     }
