@@ -38,7 +38,7 @@ pub struct Outcome {
     /// Experiments that ran (the variant that ran).
     pub experiments: Vec<Experiment>,
     /// Experiments not yet reproducible, with what they need.
-    pub skipped: Vec<(Experiment, Vec<String>)>,
+    pub skipped: Vec<Skipped>,
     pub claims: Vec<ClaimResult>,
     pub rows: Vec<RunRow>,
     /// Unique simulations run.
@@ -46,11 +46,14 @@ pub struct Outcome {
     pub wall_s: f64,
 }
 
+/// An experiment skipped for what it needs.
+pub type Skipped = (Experiment, Vec<String>);
+
 /// The experiments of `paper` as they will run, and those skipped for their `needs`.
 pub fn plan_experiments(
     paper: &Paper,
     quick: bool,
-) -> Result<(Vec<Experiment>, Vec<(Experiment, Vec<String>)>), String> {
+) -> Result<(Vec<Experiment>, Vec<Skipped>), String> {
     let ids: std::collections::HashSet<&str> = paper.claims.iter().map(|c| c.id.as_str()).collect();
     let mut run = Vec::new();
     let mut skipped = Vec::new();
