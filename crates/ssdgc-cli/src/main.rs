@@ -34,6 +34,8 @@ enum Command {
     Run(RunArgs),
     /// Run several GC schemes on the same drive and workload, side by side, normalised to the first.
     Compare(CompareArgs),
+    /// Run a paper's experiments and compare ssdgc's figures with the paper's claims.
+    Reproduce(ReproduceArgs),
     /// List presets, schemes, victim policies or trace formats.
     List {
         #[arg(value_enum)]
@@ -136,6 +138,21 @@ struct CompareArgs {
     common: Common,
 }
 
+#[derive(Args)]
+struct ReproduceArgs {
+    /// Paper id (pagc, pgc).
+    paper: String,
+    /// Run the quick variant of every experiment (smaller drives, fewer requests, one seed).
+    #[arg(long)]
+    quick: bool,
+    /// Output directory (default `reproduce-<paper>`).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// No progress notes on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
 /// An error for the user: one line, exit status 2.
 struct UserError(String);
 
@@ -200,7 +217,28 @@ fn dispatch(cli: Cli) -> Result<(), UserError> {
         }
         Command::Run(a) => run(a),
         Command::Compare(a) => compare(a),
+        Command::Reproduce(a) => reproduce(a),
     }
+}
+
+fn reproduce(a: ReproduceArgs) -> Result<(), UserError> {
+    // Checked before anything runs, so that a typo costs nothing.
+    ssdgc_repro::load(&a.paper)?;
+    let quiet = a.quiet;
+    let note = |m: &str| {
+        if !quiet {
+            eprintln!("ssdgc: {m}");
+        }
+    };
+    let outcome = ssdgc_repro::reproduce(&a.paper, a.quick, &note)?;
+    let dir = a
+        .out
+        .clone()
+        .unwrap_or_else(|| ssdgc_repro::default_out(&a.paper));
+    let table = ssdgc_repro::write(&outcome, &dir)?;
+    print!("{table}");
+    note(&format!("wrote {}", dir.display()));
+    Ok(())
 }
 
 fn list(what: ListWhat) {

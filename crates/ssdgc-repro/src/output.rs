@@ -1,0 +1,328 @@
+//! `claims.md`, `claims.json` and the per-experiment CSVs.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::{ClaimResult, Outcome};
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+fn yes_no(a: Option<bool>) -> &'static str {
+    match a {
+        Some(true) => "yes",
+        Some(false) => "**no**",
+        None => "—",
+    }
+}
+
+fn margin(m: Option<f64>) -> String {
+    m.map_or("—".into(), |m| format!("{:+.1}%", m * 100.0))
+}
+
+/// The Markdown table of claims, and the list of experiments not yet reproducible.
+pub fn table(o: &Outcome) -> String {
+    let mut t = String::new();
+    t.push_str(
+        "| claim id | claim | source | paper | ssdgc | agrees in direction? | margin | GC jobs |\n",
+    );
+    t.push_str("|---|---|---|---|---|---|---|---:|\n");
+    for c in &o.claims {
+        let id = if c.headline {
+            format!("**{}**", c.id)
+        } else {
+            c.id.clone()
+        };
+        let ssdgc = if c.status == "measured" {
+            c.ssdgc.clone()
+        } else {
+            format!("{}: {}", c.status, c.detail)
+        };
+        let _ = writeln!(
+            t,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&id),
+            cell(&c.claim),
+            cell(&c.source),
+            cell(&c.paper),
+            cell(&ssdgc),
+            yes_no(c.agrees),
+            margin(c.margin),
+            c.gc_jobs.map_or("—".into(), |g| g.to_string())
+        );
+    }
+    let measured: Vec<&ClaimResult> = o.claims.iter().filter(|c| c.agrees.is_some()).collect();
+    let agree = measured.iter().filter(|c| c.agrees == Some(true)).count();
+    let _ = writeln!(
+        t,
+        "\n{} claims: {} compared, {} agree in direction, {} disagree; {} simulations in {:.1} s{}.",
+        o.claims.len(),
+        measured.len(),
+        agree,
+        measured.len() - agree,
+        o.runs,
+        o.wall_s,
+        if o.quick { " (quick)" } else { "" }
+    );
+    if !o.skipped.is_empty() {
+        t.push_str("\nNot yet reproducible:\n\n");
+        for (e, needs) in &o.skipped {
+            let _ = writeln!(t, "- experiment `{}`: needs {}", e.id, needs.join("; "));
+        }
+    }
+    t
+}
+
+fn setup(o: &Outcome) -> String {
+    let p = &o.paper;
+    let mut t = String::new();
+    let _ = writeln!(t, "## Setup\n\n{}\n", p.setup.summary);
+    t.push_str("### What the paper states\n\n| id | topic | fact | value | source | ssdgc |\n|---|---|---|---|---|---|\n");
+    for i in &p.setup.items {
+        let _ = writeln!(
+            t,
+            "| {} | {} | {} | {} | {} | {} |",
+            cell(&i.id),
+            cell(&i.topic),
+            cell(&i.fact),
+            cell(i.value.as_deref().unwrap_or("")),
+            cell(&i.source),
+            cell(&i.ssdgc)
+        );
+    }
+    t.push_str("\n### What the paper leaves unsaid (`silent`): the choices made\n\n| id | question | choice | why | ssdgc |\n|---|---|---|---|---|\n");
+    for s in &p.setup.silent {
+        let _ = writeln!(
+            t,
+            "| {} | {} | {} | {} | {} |",
+            cell(&s.id),
+            cell(&s.question),
+            cell(&s.suggestion),
+            cell(&s.reason),
+            cell(&s.ssdgc)
+        );
+    }
+    if !p.setup.simulator_defaults.is_empty() {
+        t.push_str("\n### Defaults of the paper's simulator (not the paper's words)\n\n| id | simulator | fact | evidence | ssdgc |\n|---|---|---|---|---|\n");
+        for d in &p.setup.simulator_defaults {
+            let _ = writeln!(
+                t,
+                "| {} | {} | {} | {} | {} |",
+                cell(&d.id),
+                cell(&d.simulator),
+                cell(&d.fact),
+                cell(&d.evidence),
+                cell(&d.ssdgc)
+            );
+        }
+    }
+    if !p.contradictions.is_empty() {
+        t.push_str(
+            "\n### Contradictions in the paper\n\n| id | readings | choice |\n|---|---|---|\n",
+        );
+        for c in &p.contradictions {
+            let readings: Vec<String> = c
+                .readings
+                .iter()
+                .map(|r| format!("{}: {}", r.source, r.reading))
+                .collect();
+            let _ = writeln!(
+                t,
+                "| {} | {} | {} |",
+                cell(&c.id),
+                cell(&readings.join("; ")),
+                cell(&c.choice)
+            );
+        }
+    }
+    t
+}
+
+fn experiments(o: &Outcome) -> String {
+    let mut t = String::from("## Experiments run\n\n");
+    for e in &o.experiments {
+        let schemes: Vec<&str> = e.schemes.iter().map(|s| s.label()).collect();
+        let _ = writeln!(
+            t,
+            "- `{}`: preset `{}`, sets `{}`{}, schemes {}, {} workload(s), precondition `{}`, seeds {:?} → `{}.csv`",
+            e.id,
+            e.preset,
+            e.sets.join(" "),
+            e.vary
+                .as_ref()
+                .map(|v| format!(", vary `{}` over {}", v.set, v.values.join(", ")))
+                .unwrap_or_default(),
+            schemes.join(", "),
+            e.workload.list().len(),
+            e.precondition,
+            e.seeds,
+            e.id
+        );
+    }
+    t
+}
+
+fn details(o: &Outcome) -> String {
+    let mut t = String::from("## How each figure was computed\n\n");
+    for c in &o.claims {
+        let _ = writeln!(t, "- `{}` ({}): {}", c.id, c.status, c.detail);
+    }
+    t
+}
+
+#[derive(Serialize)]
+struct JsonClaim<'a> {
+    id: &'a str,
+    claim: &'a str,
+    source: &'a str,
+    headline: bool,
+    paper: &'a str,
+    paper_ratio: Option<f64>,
+    ssdgc: &'a str,
+    value: Option<f64>,
+    ci95: Option<f64>,
+    agrees: Option<bool>,
+    margin: Option<f64>,
+    gc_jobs: Option<u64>,
+    status: &'a str,
+    detail: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonSkipped<'a> {
+    experiment: &'a str,
+    needs: &'a [String],
+}
+
+#[derive(Serialize)]
+struct JsonOut<'a> {
+    paper: &'a str,
+    quick: bool,
+    claims: Vec<JsonClaim<'a>>,
+    not_yet_reproducible: Vec<JsonSkipped<'a>>,
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The CSV of one experiment: one row per run.
+pub fn csv(o: &Outcome, experiment: &str) -> String {
+    let mut t = String::from(
+        "experiment,scheme,seed,workload,vary,requests,mean_us,std_us,p99_us,p999_us,max_us,read_mean_us,write_mean_us,waf,gc_invocations,gc_time_ms,gc_pages_moved,blocks_erased,st_us,csgc_us,cogc_us,lc_us,cngc_us,plane_gc,plane_wait_other_gc\n",
+    );
+    for r in o.rows.iter().filter(|r| r.experiment == experiment) {
+        let p = &r.report;
+        let l = &p.latency_us;
+        let b = &p.breakdown_us;
+        let _ = writeln!(
+            t,
+            "{},{},{},{},{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.4},{},{:.3},{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.5},{:.5}",
+            csv_field(&r.experiment),
+            csv_field(&r.label),
+            r.seed,
+            csv_field(&r.workload),
+            csv_field(r.vary.as_deref().unwrap_or("")),
+            p.requests.total,
+            l.all.mean,
+            l.all.std,
+            l.all.p99,
+            l.all.p999,
+            l.all.max,
+            l.read.mean,
+            l.write.mean,
+            p.flash.waf,
+            p.gc.invocations,
+            p.gc.total_time_us / 1e3,
+            p.flash.gc_pages_moved,
+            p.flash.blocks_erased,
+            b.st,
+            b.csgc,
+            b.cogc,
+            b.lc,
+            b.cngc,
+            p.plane_util.gc,
+            p.plane_util.wait_other_gc,
+        );
+    }
+    t
+}
+
+/// Writes every output file into `dir`; returns the Markdown table.
+pub fn write(o: &Outcome, dir: &Path) -> Result<String, String> {
+    let err = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
+    std::fs::create_dir_all(dir).map_err(|e| err(dir, e))?;
+    let p = &o.paper.paper;
+    let table = table(o);
+    let mut md = format!(
+        "# Reproduction of `{}`: {}\n\n{}\n\nSimulator of the paper: {}. Run with `ssdgc reproduce {}{}`.\n\n",
+        p.id,
+        p.title,
+        p.citation,
+        p.simulator,
+        p.id,
+        if o.quick { " --quick" } else { "" }
+    );
+    md.push_str(
+        "ssdgc is the ratio scheme / baseline for relative and trend claims (mean over the comparison \
+         groups, or the extreme in the claim's direction when the paper gives a maximum; ± the 95% \
+         confidence interval across seeds), the value itself for absolute claims. Margin is \
+         ssdgc / paper − 1. GC jobs are the GC invocations of every run behind the figure.\n\n## Claims\n\n",
+    );
+    md.push_str(&table);
+    md.push('\n');
+    md.push_str(&experiments(o));
+    md.push('\n');
+    md.push_str(&setup(o));
+    md.push('\n');
+    md.push_str(&details(o));
+    let path = dir.join("claims.md");
+    std::fs::write(&path, md).map_err(|e| err(&path, e))?;
+    let json = JsonOut {
+        paper: &p.id,
+        quick: o.quick,
+        claims: o
+            .claims
+            .iter()
+            .map(|c| JsonClaim {
+                id: &c.id,
+                claim: &c.claim,
+                source: &c.source,
+                headline: c.headline,
+                paper: &c.paper,
+                paper_ratio: c.paper_ratio,
+                ssdgc: &c.ssdgc,
+                value: c.value.filter(|v| v.is_finite()),
+                ci95: c.ci95.filter(|v| v.is_finite()),
+                agrees: c.agrees,
+                margin: c.margin.filter(|v| v.is_finite()),
+                gc_jobs: c.gc_jobs,
+                status: &c.status,
+                detail: &c.detail,
+            })
+            .collect(),
+        not_yet_reproducible: o
+            .skipped
+            .iter()
+            .map(|(e, n)| JsonSkipped {
+                experiment: &e.id,
+                needs: n,
+            })
+            .collect(),
+    };
+    let path = dir.join("claims.json");
+    let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
+    std::fs::write(&path, text + "\n").map_err(|e| err(&path, e))?;
+    for e in &o.experiments {
+        let path = dir.join(format!("{}.csv", e.id));
+        std::fs::write(&path, csv(o, &e.id)).map_err(|e| err(&path, e))?;
+    }
+    Ok(table)
+}

@@ -1,0 +1,231 @@
+//! Turning experiments into runs, and running them in parallel.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use ssdgc_core::ftl::precondition::Precondition;
+use ssdgc_core::host::{ReplayMode, Workload};
+use ssdgc_core::{Config, ConfigBuilder, Report, RunOptions, Simulator};
+use ssdgc_workload::TraceOptions;
+
+use crate::paper::Experiment;
+
+/// One simulation: a preset, its overrides, a scheme, a workload and a seed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RunSpec {
+    pub preset: String,
+    /// Every override, in order: the experiment's `sets`, the `vary` value, the scheme's own.
+    pub sets: Vec<String>,
+    pub scheme: String,
+    pub workload: String,
+    pub volume: Option<u64>,
+    pub precondition: String,
+    pub seed: u64,
+}
+
+/// A run as one experiment sees it.
+#[derive(Debug, Clone)]
+pub struct RunRef {
+    pub experiment: String,
+    /// The scheme's label in the experiment.
+    pub label: String,
+    /// The value of the experiment's `vary` setting, if it has one.
+    pub vary: Option<String>,
+    pub workload: String,
+    pub seed: u64,
+    /// Index into the list of unique runs.
+    pub run: usize,
+}
+
+/// The unique runs of a set of experiments, and every experiment's view of them.
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub runs: Vec<RunSpec>,
+    pub refs: Vec<RunRef>,
+}
+
+fn sanitise_set(s: &str) -> String {
+    s.split_once('=')
+        .map(|(k, v)| format!("{}={}", k.trim(), v.trim()))
+        .unwrap_or_else(|| s.trim().to_string())
+}
+
+/// The overrides for one `vary` value: `precondition.overwrites=2`, quoted when the value is not a
+/// TOML literal is left to `ConfigBuilder::set`, which reads bare words as strings.
+fn vary_set(key: &str, value: &str) -> String {
+    format!("{key}={value}")
+}
+
+/// Options per trace file (`--volume N`).
+fn volume_of(e: &Experiment, workload: &str) -> Result<Option<u64>, String> {
+    let Some(opts) = e.workload_options.get(workload) else {
+        return Ok(None);
+    };
+    let mut volume = None;
+    let mut it = opts.iter();
+    while let Some(o) = it.next() {
+        match o.as_str() {
+            "--volume" => {
+                let v = it
+                    .next()
+                    .ok_or_else(|| format!("experiment {}: --volume needs a value", e.id))?;
+                volume = Some(
+                    v.parse::<u64>()
+                        .map_err(|err| format!("experiment {}: --volume {v}: {err}", e.id))?,
+                );
+            }
+            other => {
+                return Err(format!(
+                    "experiment {}: unsupported workload option '{other}' for {workload}",
+                    e.id
+                ))
+            }
+        }
+    }
+    Ok(volume)
+}
+
+impl Plan {
+    /// Adds the runs of one experiment (already the variant to run), sharing identical runs.
+    pub fn add(
+        &mut self,
+        e: &Experiment,
+        index: &mut HashMap<RunSpec, usize>,
+    ) -> Result<(), String> {
+        let vary: Vec<Option<String>> = match &e.vary {
+            Some(v) => v.values.iter().cloned().map(Some).collect(),
+            None => vec![None],
+        };
+        for workload in e.workload.list() {
+            let volume = volume_of(e, &workload)?;
+            for v in &vary {
+                for s in &e.schemes {
+                    for &seed in &e.seeds {
+                        let mut sets: Vec<String> =
+                            e.sets.iter().map(|s| sanitise_set(s)).collect();
+                        if let (Some(vary), Some(value)) = (&e.vary, v) {
+                            sets.push(vary_set(&vary.set, value));
+                        }
+                        sets.extend(s.sets().iter().map(|s| sanitise_set(s)));
+                        let spec = RunSpec {
+                            preset: e.preset.clone(),
+                            sets,
+                            scheme: s.scheme().to_string(),
+                            workload: workload.clone(),
+                            volume,
+                            precondition: e.precondition.clone(),
+                            seed,
+                        };
+                        let run = *index.entry(spec.clone()).or_insert_with(|| {
+                            self.runs.push(spec);
+                            self.runs.len() - 1
+                        });
+                        self.refs.push(RunRef {
+                            experiment: e.id.clone(),
+                            label: s.label().to_string(),
+                            vary: v.clone(),
+                            workload: workload.clone(),
+                            seed,
+                            run,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The configuration of a run: preset, scheme, then the overrides in order.
+pub fn config(spec: &RunSpec) -> Result<Config, String> {
+    let mut b = ConfigBuilder::preset(&spec.preset).map_err(|e| e.to_string())?;
+    ssdgc_core::gc::schemes::preset(&spec.scheme)
+        .map_err(|e| format!("gc.scheme '{}': {e}", spec.scheme))?;
+    b.set(&format!("gc.scheme=\"{}\"", spec.scheme))
+        .map_err(|e| e.to_string())?;
+    for s in &spec.sets {
+        b.set(s).map_err(|e| e.to_string())?;
+    }
+    let cfg = b.build().map_err(|e| e.to_string())?;
+    ssdgc_core::gc::scheme::build(&cfg.gc.scheme, &cfg)
+        .map_err(|e| format!("gc.scheme '{}': {e}", spec.scheme))?;
+    cfg.gc
+        .victim
+        .parse::<ssdgc_core::gc::victim::VictimKind>()
+        .map_err(|e| format!("gc.victim: {e}"))?;
+    Ok(cfg)
+}
+
+/// Where the shared traces are: `SSDGC_TRACES`, else `shared/traces` beside the current directory
+/// or any of its ancestors (`../shared/traces` from the repository), else beside the source tree.
+pub fn traces_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("SSDGC_TRACES") {
+        return Some(PathBuf::from(d));
+    }
+    if let Ok(cwd) = std::env::current_dir() {
+        for a in cwd.ancestors() {
+            let d = a.join("shared").join("traces");
+            if d.is_dir() {
+                return Some(d);
+            }
+        }
+    }
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/traces");
+    d.is_dir().then_some(d)
+}
+
+/// A shared trace by file name, or a clear error.
+pub fn trace_path(name: &str) -> Result<PathBuf, String> {
+    let dir = traces_dir().ok_or_else(|| {
+        format!(
+            "trace {name}: shared traces directory not found (looked for shared/traces beside the \
+             current directory and its parents; set SSDGC_TRACES)"
+        )
+    })?;
+    let p = dir.join(name);
+    if p.is_file() {
+        Ok(p)
+    } else {
+        Err(format!("trace {name}: not found in {}", dir.display()))
+    }
+}
+
+/// The workload of a run.
+pub fn workload(spec: &RunSpec, cfg: &Config) -> Result<Workload, String> {
+    if let Some(s) = spec.workload.strip_prefix("synthetic:") {
+        let geo = ssdgc_core::flash::Geometry::new(cfg);
+        return Workload::synthetic(s, geo.logical_bytes(), spec.seed)
+            .map_err(|e| format!("synthetic:{s}: {e}"));
+    }
+    let path = trace_path(&spec.workload)?;
+    let opts = TraceOptions {
+        volume: spec.volume,
+        ..TraceOptions::default()
+    };
+    Workload::from_trace(&path, &opts, ReplayMode::OpenLoop)
+        .map_err(|e| format!("{}: {e}", spec.workload))
+}
+
+/// Runs one simulation.
+pub fn run(spec: &RunSpec) -> Result<Report, String> {
+    let ctx = |e: String| {
+        format!(
+            "{} on {} ({}, seed {}): {e}",
+            spec.scheme, spec.workload, spec.preset, spec.seed
+        )
+    };
+    let cfg = config(spec).map_err(ctx)?;
+    let mut opts = RunOptions::from_config(&cfg, spec.seed).map_err(ctx)?;
+    opts.precondition = Precondition::parse(&spec.precondition, cfg.precondition.overwrites)
+        .map_err(|e| ctx(format!("precondition: {e}")))?;
+    let wl = workload(spec, &cfg).map_err(ctx)?;
+    let sim = Simulator::new(&cfg, wl, opts).map_err(|e| ctx(e.to_string()))?;
+    sim.run().map_err(|e| ctx(e.to_string()))
+}
+
+/// Runs every spec in parallel; results in the specs' order.
+pub fn run_all(specs: &[RunSpec]) -> Result<Vec<Report>, String> {
+    let results: Vec<Result<Report, String>> = specs.par_iter().map(run).collect();
+    results.into_iter().collect()
+}
