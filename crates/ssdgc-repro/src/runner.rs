@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use ssdgc_core::ftl::precondition::Precondition;
+use ssdgc_core::ageing::Precondition;
 use ssdgc_core::host::{ReplayMode, Workload};
 use ssdgc_core::{Config, ConfigBuilder, Report, RunOptions, Simulator};
 use ssdgc_workload::TraceOptions;
