@@ -24,6 +24,8 @@ pub const COMPARE_SCHEMA: &str = "ssdgc-compare/1";
 pub struct Report {
     pub schema: String,
     pub scheme: String,
+    /// The GC axes the run used: the named scheme's, with the `[gc]` axis keys' overrides.
+    pub gc_axes: GcAxesReport,
     pub victim: String,
     pub seed: u64,
     pub workload: WorkloadInfo,
@@ -241,6 +243,54 @@ pub struct Sim {
     pub simulated_s: f64,
     pub wall_s: f64,
     pub events: u64,
+}
+
+/// The GC axes of a run, by name ([`crate::gc::schemes::GcAxes`]).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct GcAxesReport {
+    pub when: String,
+    pub collect: String,
+    pub preempt: String,
+    pub merge: bool,
+    pub pipeline: bool,
+    pub suspend: String,
+    pub planes: String,
+    pub migration: String,
+    /// True when an axis key overrides the named scheme's value.
+    pub overridden: bool,
+}
+
+impl GcAxesReport {
+    /// The report of `axes`, run under the scheme named `scheme`.
+    pub fn new(axes: &crate::gc::schemes::GcAxes, scheme: &str) -> GcAxesReport {
+        GcAxesReport {
+            when: axes.when.to_string(),
+            collect: axes.collect.to_string(),
+            preempt: axes.preempt.mode.to_string(),
+            merge: axes.preempt.merge,
+            pipeline: axes.preempt.pipeline,
+            suspend: axes.preempt.suspend.to_string(),
+            planes: axes.planes.to_string(),
+            migration: axes.migration.to_string(),
+            overridden: crate::gc::schemes::preset(scheme).ok().as_ref() != Some(axes),
+        }
+    }
+
+    /// `when=… collect=… …`, as `ssdgc list schemes` prints a preset.
+    pub fn summary(&self) -> String {
+        let on = |b: bool| if b { "on" } else { "off" };
+        format!(
+            "when={} collect={} preempt={} merge={} pipeline={} suspend={} planes={} migration={}",
+            self.when,
+            self.collect,
+            self.preempt,
+            on(self.merge),
+            on(self.pipeline),
+            self.suspend,
+            self.planes,
+            self.migration
+        )
+    }
 }
 
 pub(crate) struct ReportInput<'a> {
@@ -482,6 +532,12 @@ pub(crate) fn build(i: &ReportInput<'_>) -> Report {
     let base = Report {
         schema: SCHEMA.into(),
         scheme: i.scheme.into(),
+        gc_axes: GcAxesReport::new(
+            &i.cfg
+                .gc_axes()
+                .expect("a running drive's GC axes were validated"),
+            i.scheme,
+        ),
         victim: i.drives[0].ftl().victim_kind().name(),
         seed: i.seed,
         workload: WorkloadInfo {

@@ -11,6 +11,9 @@ impl Report {
             "ssdgc: scheme {} · victim {} · seed {}\n",
             self.scheme, self.victim, self.seed
         ));
+        if self.gc_axes.overridden {
+            out.push_str(&format!("gc axes: {}\n", self.gc_axes.summary()));
+        }
         out.push_str(&format!(
             "drive: {}ch x {}chips x {}dies x {}planes x {}blocks x {}pages x {}B, op {:.2}, gc threshold {:.2}, {}\n",
             d.channels,
