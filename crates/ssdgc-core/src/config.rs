@@ -1055,19 +1055,22 @@ impl Config {
                 );
             }
         }
-        if scheme == "idle" {
+        // The idle level and the PaGC join level are checked when set: their defaults, derived from
+        // gc.threshold, may lie beyond reach on a drive with little spare, where idle GC stops at
+        // the first job that gains nothing and every paired plane joins; neither waits forever.
+        if scheme == "idle" && self.gc.idle_threshold > 0.0 {
             let v = self.idle_threshold();
             let need = share(v, pages_per_plane);
             if need > limit_pages {
-                let note = default_note(self.gc.idle_threshold, "twice gc.threshold");
+                let note = String::new();
                 return unreachable("gc.idle_threshold", v, note, need, "pages", limit_pages);
             }
         }
-        if scheme == "pagc-threshold" || scheme == "pagc-cache" {
+        if (scheme == "pagc-threshold" || scheme == "pagc-cache") && self.gc.pagc_threshold > 0.0 {
             let v = self.pagc_threshold();
             let need = share(v, pages_per_plane);
             if need > limit_pages {
-                let note = default_note(self.gc.pagc_threshold, "gc.threshold + 0.05");
+                let note = String::new();
                 return unreachable("gc.pagc_threshold", v, note, need, "pages", limit_pages);
             }
         }
@@ -1157,6 +1160,107 @@ mod tests {
         let mut b = ConfigBuilder::preset("default").unwrap();
         b.set("ftl.allocation=CWDX").unwrap();
         assert!(b.build().unwrap_err().msg.contains("ftl.allocation"));
+    }
+
+    fn build_with(sets: &[&str]) -> Result<Config, ConfigError> {
+        let mut b = ConfigBuilder::preset("default")?;
+        for s in sets {
+            b.set(s)?;
+        }
+        b.build()
+    }
+
+    #[test]
+    fn unreachable_thresholds_are_rejected_for_the_schemes_that_use_them() {
+        // The default drive: 256 blocks per plane, 205 of them for logical pages, so at most
+        // 256 - 205 - 4 = 47 free blocks (3,008 pages) per plane.
+        let e = build_with(&["gc.scheme=pgc-none", "gc.soft_threshold=0.4"]).unwrap_err();
+        assert!(
+            e.msg.starts_with("gc.soft_threshold = 0.4 asks for 103"),
+            "{e}"
+        );
+        assert!(e.msg.contains("at most 47 free blocks"), "{e}");
+        build_with(&["gc.scheme=pgc-none", "gc.soft_threshold=0.18"]).unwrap();
+        build_with(&["gc.scheme=baseline", "gc.soft_threshold=0.4"]).unwrap();
+        let e = build_with(&["gc.scheme=idle", "gc.idle_threshold=0.19"]).unwrap_err();
+        assert!(e.msg.contains("gc.idle_threshold = 0.19"), "{e}");
+        build_with(&["gc.scheme=idle", "gc.idle_threshold=0.18"]).unwrap();
+        let e = build_with(&["gc.scheme=pagc-cache", "gc.pagc_threshold=0.2"]).unwrap_err();
+        assert!(e.msg.contains("gc.pagc_threshold = 0.2"), "{e}");
+        build_with(&["gc.scheme=pagc-blind", "gc.pagc_threshold=0.2"]).unwrap();
+        for name in presets().map(|(n, _)| n) {
+            for scheme in crate::gc::scheme::SCHEMES.iter().map(|(n, _)| *n) {
+                let mut b = ConfigBuilder::preset(name).unwrap();
+                b.set(&format!("gc.scheme={scheme}")).unwrap();
+                b.build()
+                    .unwrap_or_else(|e| panic!("preset {name}, scheme {scheme}: {e}"));
+            }
+        }
+    }
+
+    #[test]
+    fn geometry_products_are_checked_and_a_drive_needs_logical_pages() {
+        let e = build_with(&[
+            "geometry.channels=65536",
+            "geometry.chips_per_channel=65536",
+            "geometry.dies_per_chip=65536",
+            "geometry.planes_per_die=64",
+        ])
+        .unwrap_err();
+        assert!(e.msg.contains("more than 2^64 physical pages"), "{e}");
+        let e = build_with(&[
+            "geometry.channels=1",
+            "geometry.chips_per_channel=1",
+            "geometry.planes_per_die=1",
+            "geometry.blocks_per_plane=8",
+            "geometry.pages_per_block=1",
+            "geometry.overprovision=0.9",
+        ])
+        .unwrap_err();
+        assert!(e.msg.contains("no logical page"), "{e}");
+        let e = build_with(&["gc.scheme=pagc-blind", "geometry.planes_per_die=9"]).unwrap_err();
+        assert!(e.msg.contains("exceeds 8"), "{e}");
+        build_with(&["gc.scheme=pagc-blind", "geometry.planes_per_die=8"]).unwrap();
+    }
+
+    #[test]
+    fn durations_and_time_scale_are_bounded() {
+        build_with(&["timing.erase=\"1s\""]).unwrap();
+        let e = build_with(&["timing.erase=1000000001"]).unwrap_err();
+        assert!(e.msg.contains("timing.erase = 1000000001ns exceeds"), "{e}");
+        let e = build_with(&["buffer.latency=\"2s\""]).unwrap_err();
+        assert!(e.msg.contains("buffer.latency"), "{e}");
+        build_with(&["host.time_scale=1e6"]).unwrap();
+        for bad in ["1e300", "inf", "nan", "0", "-1"] {
+            let e = build_with(&[&format!("host.time_scale={bad}")]).unwrap_err();
+            assert!(e.msg.contains("host.time_scale"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn out_of_range_integers_and_line_breaks_name_the_key() {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        let e = b
+            .merge_text("[geometry]\n\nchannels = 4294967296\n", "big.toml")
+            .unwrap_err();
+        assert_eq!((e.source_name.as_str(), e.line), ("big.toml", Some(3)));
+        assert!(
+            e.msg
+                .starts_with("'geometry.channels' = 4294967296 is out of range"),
+            "{e}"
+        );
+        let e = b
+            .merge_text("[buffer]\nsize = -1\n", "neg.toml")
+            .unwrap_err();
+        assert_eq!(e.line, Some(2));
+        assert_eq!(e.msg, "'buffer.size' = -1 must not be negative");
+        b.merge_text("[geometry]\nchannels = 4294967295\n", "max.toml")
+            .unwrap();
+        let e = b
+            .set("gc.threshold=0.1\n[host]\nqueue_depth=1")
+            .unwrap_err();
+        assert_eq!(e.to_string().lines().count(), 1, "{e}");
+        assert!(e.msg.contains("one line"), "{e}");
     }
 
     #[test]
