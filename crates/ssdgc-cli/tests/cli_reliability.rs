@@ -32,8 +32,9 @@ fn args<'a>(head: &[&'a str], tail: &[&'a str]) -> Vec<&'a str> {
 // ---- A: thresholds a plane can never reach --------------------------------------------------
 
 #[test]
-fn an_unreachable_soft_threshold_is_rejected_naming_the_key_and_the_limit() {
-    // The default drive keeps at most 256 - 205 - 4 = 47 free blocks per plane; 0.4 asks for 103.
+fn an_unreachable_hard_threshold_is_rejected_naming_the_key_and_the_limit() {
+    // The default drive keeps at most 256 - 205 - 4 = 47 free blocks per plane; a soft threshold
+    // of 0.4 makes the hard one 0.2, 52 blocks.
     let e = user_error(&[
         "run",
         "--gc",
@@ -45,16 +46,20 @@ fn an_unreachable_soft_threshold_is_rejected_naming_the_key_and_the_limit() {
     ]);
     assert_mentions(
         &e,
-        &["gc.soft_threshold = 0.4", "103 free blocks", "at most 47"],
+        &[
+            "gc.hard_threshold = 0.2 (the default, half of gc.soft_threshold)",
+            "52 free blocks",
+            "at most 47",
+        ],
     );
-    // Just inside the limit (0.18 x 256 -> 47 blocks) runs.
+    // Just inside the limit (0.36 / 2 x 256 -> 47 blocks) runs.
     let v = json(&[
         "run",
         "--json",
         "--gc",
         "pgc-none",
         "--set",
-        "gc.soft_threshold=0.18",
+        "gc.soft_threshold=0.36",
         "--synthetic",
         "count=300",
     ]);

@@ -1020,26 +1020,18 @@ impl Config {
                 per_plane_logical.div_ceil(ppb)
             )))
         };
+        // Preemptible GC: below the hard threshold writes stop preempting GC and wait for it, so an
+        // unreachable one makes every write wait for GC that never ends. The soft threshold may lie
+        // beyond reach (GC then runs preemptibly all along, as in the paper's Table V test).
         if scheme.starts_with("pgc") || scheme == "fpgc" {
-            let (soft, hard) = self.pgc_threshold_blocks();
-            let soft_v = if self.gc.soft_threshold > 0.0 {
-                self.gc.soft_threshold
-            } else {
-                self.gc.threshold
-            };
-            if soft as u64 > limit_blocks {
-                let note = default_note(self.gc.soft_threshold, "gc.threshold");
-                return unreachable(
-                    "gc.soft_threshold",
-                    soft_v,
-                    note,
-                    soft as u64,
-                    "blocks",
-                    limit_blocks,
-                );
-            }
+            let (_, hard) = self.pgc_threshold_blocks();
             if hard as u64 > limit_blocks {
                 let note = default_note(self.gc.hard_threshold, "half of gc.soft_threshold");
+                let soft_v = if self.gc.soft_threshold > 0.0 {
+                    self.gc.soft_threshold
+                } else {
+                    self.gc.threshold
+                };
                 let hard_v = if self.gc.hard_threshold > 0.0 {
                     self.gc.hard_threshold
                 } else {
@@ -1176,11 +1168,30 @@ mod tests {
         // 256 - 205 - 4 = 47 free blocks (3,008 pages) per plane.
         let e = build_with(&["gc.scheme=pgc-none", "gc.soft_threshold=0.4"]).unwrap_err();
         assert!(
-            e.msg.starts_with("gc.soft_threshold = 0.4 asks for 103"),
+            e.msg.starts_with(
+                "gc.hard_threshold = 0.2 (the default, half of gc.soft_threshold) asks for 52"
+            ),
             "{e}"
         );
         assert!(e.msg.contains("at most 47 free blocks"), "{e}");
-        build_with(&["gc.scheme=pgc-none", "gc.soft_threshold=0.18"]).unwrap();
+        let e = build_with(&[
+            "gc.scheme=fpgc",
+            "gc.soft_threshold=0.4",
+            "gc.hard_threshold=0.19",
+        ])
+        .unwrap_err();
+        assert!(
+            e.msg.starts_with("gc.hard_threshold = 0.19 asks for 49"),
+            "{e}"
+        );
+        // A soft threshold beyond reach is allowed: GC then runs preemptibly all along.
+        build_with(&[
+            "gc.scheme=pgc-none",
+            "gc.soft_threshold=0.4",
+            "gc.hard_threshold=0.18",
+        ])
+        .unwrap();
+        build_with(&["gc.scheme=pgc-none", "gc.soft_threshold=0.36"]).unwrap();
         build_with(&["gc.scheme=baseline", "gc.soft_threshold=0.4"]).unwrap();
         let e = build_with(&["gc.scheme=idle", "gc.idle_threshold=0.19"]).unwrap_err();
         assert!(e.msg.contains("gc.idle_threshold = 0.19"), "{e}");
