@@ -43,13 +43,24 @@ def duration(rng, lo_ns, hi_ns):
     return f"{ns}ns"
 
 
-def synthetic(rng):
-    items = [f"count={rng.choice([1, 2, 10, 100, 500, 1000, 2000, 3000])}"]
+SIZES = {"512": 512, "4KiB": 4096, "8KiB": 8192, "16KiB": 16384, "64KiB": 65536,
+         "256KiB": 262144, "1MiB": 1048576}
+MAX_PAGES = 100_000  # page transactions per run, so that a run takes about a second at most
+
+
+def synthetic(rng, page_size):
+    count = rng.choice([1, 2, 10, 100, 500, 1000, 2000, 3000])
+    size_bytes = 4096
+    items = []
     if rng.random() < 0.7:
         items.append(f"read={rng.choice([0, 0.1, 0.3, 0.5, 0.9, 1])}")
     if rng.random() < 0.8:
-        size = rng.choice(["512", "4KiB", "8KiB", "16KiB", "64KiB", "256KiB", "1MiB"])
+        size = rng.choice(list(SIZES))
+        size_bytes = SIZES[size]
         items.append(f"size=exp:{size}" if rng.random() < 0.5 else f"size={size}")
+    pages = max(1, size_bytes // page_size)
+    count = max(1, min(count, MAX_PAGES // pages))
+    items.append(f"count={count}")
     if rng.random() < 0.5:
         items.append(f"seq={rng.choice([0, 0.2, 0.5, 0.9, 1])}")
     r = rng.random()
@@ -118,7 +129,7 @@ def draw(rng, schemes, victims):
     args = ["run", "--gc", scheme, "--victim", pick_victim(rng, victims)]
     for k, v in sets.items():
         args += ["--set", f"{k}={v}"]
-    args += ["--synthetic", synthetic(rng)]
+    args += ["--synthetic", synthetic(rng, sets["geometry.page_size"])]
     age = rng.choice(["none", "fill", "steady:0.5", "steady:1", "steady:2"])
     args += ["--precondition", age, "--seed", str(rng.randint(0, 2**32)), "--check", "--json", "-q"]
     return scheme, args
