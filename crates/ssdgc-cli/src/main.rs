@@ -1,7 +1,7 @@
 //! `ssdgc`: the command-line front of the ssdgc simulator. A thin layer: it parses arguments, builds
 //! the configuration and the workload, runs the core, and prints reports.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -12,6 +12,7 @@ use ssdgc_core::ageing::Precondition;
 use ssdgc_core::host::{ReplayMode, Workload};
 use ssdgc_core::metrics::report::COMPARE_SCHEMA;
 use ssdgc_core::{Config, ConfigBuilder, Report, RunOptions, Simulator};
+use ssdgc_workload::synthetic::{SyntheticSpec, MAX_SPAN_NS};
 use ssdgc_workload::{BlkparseEvent, Format, TimeUnit, TraceOptions};
 
 #[derive(Parser)]
@@ -209,12 +210,21 @@ fn main() -> ExitCode {
     }
 }
 
+/// Writes `text` to standard output and flushes it. A reader that went away (a closed pipe, as
+/// with `| head`) ends the program quietly with status 0; any other failure (a full disk) is a user
+/// error.
+fn print_out(text: &str) -> Result<(), UserError> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(UserError(format!("cannot write to standard output: {e}"))),
+    }
+}
+
 fn dispatch(cli: Cli) -> Result<(), UserError> {
     match cli.command {
-        Command::List { what } => {
-            list(what);
-            Ok(())
-        }
+        Command::List { what } => list(what),
         Command::Run(a) => run(a),
         Command::Compare(a) => compare(a),
         Command::Reproduce(a) => reproduce(a),
@@ -236,12 +246,12 @@ fn reproduce(a: ReproduceArgs) -> Result<(), UserError> {
         .clone()
         .unwrap_or_else(|| ssdgc_repro::default_out(&a.paper));
     let table = ssdgc_repro::write(&outcome, &dir)?;
-    print!("{table}");
+    print_out(&table)?;
     note(&format!("wrote {}", dir.display()));
     Ok(())
 }
 
-fn list(what: ListWhat) {
+fn list(what: ListWhat) -> Result<(), UserError> {
     let rows: Vec<(String, String)> = match what {
         ListWhat::Presets => ssdgc_core::config::presets()
             .map(|(n, d)| (n.to_string(), d.to_string()))
@@ -260,9 +270,11 @@ fn list(what: ListWhat) {
             .collect(),
     };
     let width = rows.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    let mut out = String::new();
     for (n, d) in rows {
-        println!("{n:<width$}  {d}");
+        out.push_str(&format!("{n:<width$}  {d}\n"));
     }
+    print_out(&out)
 }
 
 /// The configuration from preset, file, overrides and flags, in that order.
@@ -344,6 +356,9 @@ fn workload(c: &Common, cfg: &Config) -> Result<Workload, UserError> {
         let opts = TraceOptions {
             format,
             volume: c.volume,
+            // Scaled arrival times stay within the simulator's span.
+            max_time_ns: (ssdgc_workload::MAX_ARRIVAL_NS as f64 / cfg.host.time_scale)
+                .min(ssdgc_workload::MAX_ARRIVAL_NS as f64) as u64,
             disksim_time: c
                 .disksim_time
                 .parse::<TimeUnit>()
@@ -368,7 +383,24 @@ fn workload(c: &Common, cfg: &Config) -> Result<Workload, UserError> {
             "--replay applies to traces; a synthetic workload is closed loop with interarrival=0 (at qd=N) and open loop otherwise".into(),
         ));
     }
+    if let Some(v) = c.volume {
+        return Err(UserError(format!(
+            "--volume {v} applies to traces with volumes or devices, not to a synthetic workload"
+        )));
+    }
     let spec = c.synthetic.as_deref().unwrap_or(Workload::DEFAULT_SPEC);
+    let parsed: SyntheticSpec = spec
+        .parse()
+        .map_err(|e| UserError(format!("--synthetic: {e}")))?;
+    let scaled = parsed.arrival_span_ns() as f64 * cfg.host.time_scale;
+    if scaled > MAX_SPAN_NS as f64 {
+        return Err(UserError(format!(
+            "--synthetic: interarrival: count × interarrival × host.time_scale = {:.3e} s exceeds \
+             the longest supported arrival span of {:.3e} s (2^54 ns)",
+            scaled / 1e9,
+            MAX_SPAN_NS as f64 / 1e9
+        )));
+    }
     Workload::synthetic(spec, logical_bytes, c.seed)
         .map_err(|e| UserError(format!("--synthetic: {e}")))
 }
@@ -427,17 +459,15 @@ fn run(a: RunArgs) -> Result<(), UserError> {
     let c = &a.common;
     let cfg = build_config(c, a.gc.as_deref())?;
     if c.dump_config {
-        print!("{}", cfg.to_toml());
-        return Ok(());
+        return print_out(&cfg.to_toml());
     }
     let multi = indicatif::MultiProgress::new();
     let report = simulate(c, &cfg, &cfg.gc.scheme, progress_bar(c, &multi))?;
     if c.json {
-        println!("{}", report.to_json());
+        print_out(&format!("{}\n", report.to_json()))
     } else {
-        print!("{}", report.to_table());
+        print_out(&report.to_table())
     }
-    Ok(())
 }
 
 fn compare(a: CompareArgs) -> Result<(), UserError> {
@@ -447,8 +477,7 @@ fn compare(a: CompareArgs) -> Result<(), UserError> {
         configs.push(build_config(c, Some(g))?);
     }
     if c.dump_config {
-        print!("{}", configs[0].to_toml());
-        return Ok(());
+        return print_out(&configs[0].to_toml());
     }
     let multi = indicatif::MultiProgress::new();
     let results: Vec<Result<Report, UserError>> = std::thread::scope(|s| {
@@ -481,14 +510,13 @@ fn compare(a: CompareArgs) -> Result<(), UserError> {
             schema: COMPARE_SCHEMA,
             runs: &reports,
         };
-        println!(
-            "{}",
+        print_out(&format!(
+            "{}\n",
             serde_json::to_string_pretty(&out).expect("reports serialise")
-        );
+        ))
     } else {
-        print!("{}", compare_table(&reports));
+        print_out(&compare_table(&reports))
     }
-    Ok(())
 }
 
 fn compare_table(reports: &[Report]) -> String {

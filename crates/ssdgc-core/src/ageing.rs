@@ -49,13 +49,31 @@ impl Precondition {
     }
 }
 
-/// Writes `lpn` with host data, collecting instantly first if its plane is short of free blocks.
+/// Writes `lpn` with host data, collecting instantly first while its plane is short of free blocks.
+///
+/// A victim with an invalid page gains free space; a fully valid one (which `random`, `fifo`,
+/// `rga` or `wear-aware` may pick) moves its pages into exactly one block of the GC write point and
+/// gains nothing, but loses nothing either. The minimum-spare rule of validation guarantees that
+/// a victim with an invalid page exists whenever a plane is below its threshold, so collection goes
+/// on until the plane is above it; it gives up only when no candidate is left or after
+/// `64 × blocks_per_plane` fruitless victims in a row (for a uniform random choice among at most
+/// `blocks_per_plane` candidates, a chance below e^-64).
 pub fn write_instant(ftl: &mut Ftl, lpn: u32, rng: &mut SimRng) -> Result<(), FtlError> {
     let plane = ftl.plane_of(lpn);
-    let limit = ftl.geometry().blocks_per_plane;
-    for _ in 0..limit {
-        if !ftl.needs_gc(plane) || gc::collect_now(ftl, plane, rng, 0)?.is_none() {
+    let ppb = ftl.geometry().pages_per_block;
+    let futile_limit = 64 * u64::from(ftl.geometry().blocks_per_plane);
+    let mut futile = 0u64;
+    while ftl.needs_gc(plane) {
+        let Some(job) = gc::collect_now(ftl, plane, rng, 0)? else {
             break;
+        };
+        if job.valid_at_pick >= ppb {
+            futile += 1;
+            if futile >= futile_limit {
+                break;
+            }
+        } else {
+            futile = 0;
         }
     }
     ftl.host_write(lpn).map(|_| ())

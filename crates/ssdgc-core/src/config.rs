@@ -45,6 +45,15 @@ impl ConfigError {
     }
 }
 
+/// Longest accepted flash, suspend, command or buffer time: 1 s.
+pub const MAX_DURATION: SimTime = SEC;
+/// Largest accepted `host.time_scale`.
+pub const MAX_TIME_SCALE: f64 = 1e6;
+/// Largest accepted page: 1 MiB.
+pub const MAX_PAGE_SIZE: u64 = 1 << 20;
+/// Most planes per die: plane sets are 64-bit masks.
+pub const MAX_PLANES_PER_DIE: u32 = 64;
+
 /// A duration written with its unit (`"25us"`, `"1.5ms"`, `"3.8ms"`, `"100ns"`, `"2s"`), or a bare
 /// integer of nanoseconds. Held as integer nanoseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -628,6 +637,7 @@ impl ConfigBuilder {
             for (key, v) in entries {
                 let line = find_key_line(text, Some(section), key);
                 check_entry(known, section, key, v)
+                    .and_then(|()| self.check_fits(section, key, v))
                     .map_err(|msg| ConfigError::new(source_name, line, msg))?;
             }
         }
@@ -654,6 +664,13 @@ impl ConfigBuilder {
     /// Applies one `section.key=value` override. The value is read as a TOML value, or as a plain
     /// string when it is not one (`ftl.allocation=PCWD`).
     pub fn set(&mut self, assignment: &str) -> Result<(), ConfigError> {
+        if assignment.contains(['\n', '\r']) {
+            return Err(ConfigError::new(
+                &format!("--set {}", assignment.escape_debug()),
+                None,
+                "an assignment must be one line (it contains a line break)",
+            ));
+        }
         let src = format!("--set {assignment}");
         let err = |msg: String| ConfigError::new(&src, None, msg);
         let (path, raw) = assignment
@@ -668,15 +685,45 @@ impl ConfigBuilder {
             Ok(mut t) => t.remove("v").unwrap_or(toml::Value::String(raw.into())),
             Err(_) => toml::Value::String(raw.to_string()),
         };
-        let Some(toml::Value::Table(known)) = self.table.get_mut(section) else {
+        let Some(toml::Value::Table(known)) = self.table.get(section) else {
             return Err(err(format!(
                 "unknown section '{section}' (known: {})",
                 self.table.keys().cloned().collect::<Vec<_>>().join(", ")
             )));
         };
         check_entry(known, section, key, &value).map_err(err)?;
-        known.insert(key.to_string(), value);
+        self.check_fits(section, key, &value).map_err(err)?;
+        if let Some(toml::Value::Table(known)) = self.table.get_mut(section) {
+            known.insert(key.to_string(), value);
+        }
         Ok(())
+    }
+
+    /// An integer must fit its setting's type (`u32` for counts, unsigned for durations and
+    /// sizes): checked by deserialising the current layers with the value in place, so that the
+    /// error names the key (and the file's line) rather than surfacing later without either.
+    fn check_fits(&self, section: &str, key: &str, v: &toml::Value) -> Result<(), String> {
+        let toml::Value::Integer(n) = v else {
+            return Ok(());
+        };
+        let base_ok = toml::Value::Table(self.table.clone())
+            .try_into::<Config>()
+            .is_ok();
+        let mut t = self.table.clone();
+        if let Some(toml::Value::Table(sec)) = t.get_mut(section) {
+            sec.insert(key.to_string(), v.clone());
+        }
+        match toml::Value::Table(t).try_into::<Config>() {
+            Err(e) if base_ok => {
+                let why = if *n < 0 {
+                    "must not be negative".to_string()
+                } else {
+                    format!("is out of range ({})", e.message().trim())
+                };
+                Err(format!("'{section}.{key}' = {n} {why}"))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Deserialises and validates.
@@ -847,20 +894,57 @@ impl Config {
                 g.page_size.0
             ));
         }
-        let planes = g.channels as u64
-            * g.chips_per_channel as u64
-            * g.dies_per_chip as u64
-            * g.planes_per_die as u64;
-        let pages = planes * g.blocks_per_plane as u64 * g.pages_per_block as u64;
-        if pages >= 1 << 31 {
+        if g.page_size.0 > MAX_PAGE_SIZE {
             return bad(format!(
-                "the drive has {pages} physical pages; at most {} are supported (use larger pages)",
-                (1u64 << 31) - 1
+                "geometry.page_size = {} exceeds the supported maximum of {MAX_PAGE_SIZE} bytes (1 MiB)",
+                g.page_size.0
+            ));
+        }
+        if g.planes_per_die > MAX_PLANES_PER_DIE {
+            return bad(format!(
+                "geometry.planes_per_die = {} exceeds the supported maximum {MAX_PLANES_PER_DIE}",
+                g.planes_per_die
+            ));
+        }
+        let pagc_max = crate::gc::pagc_plan::MAX_PLANES as u32;
+        let axes = self.gc_axes().ok();
+        if axes.is_some_and(|a| a.planes.is_pagc()) && g.planes_per_die > pagc_max {
+            return bad(format!(
+                "geometry.planes_per_die = {} exceeds {pagc_max}, the most planes per die the PaGC \
+                 schemes handle (gc.planes = {})",
+                g.planes_per_die,
+                axes.map(|a| a.planes.to_string()).unwrap_or_default()
             ));
         }
         if !(0.0..0.95).contains(&g.overprovision) || g.overprovision.is_nan() {
             return bad(format!(
                 "geometry.overprovision = {} must be in [0, 0.95)",
+                g.overprovision
+            ));
+        }
+        // Checked products: the plane count, and the physical pages, which must fit a `Ppn` (u32,
+        // with the top bit reserved).
+        let max_pages = (1u64 << 31) - 1;
+        let planes = [g.chips_per_channel, g.dies_per_chip, g.planes_per_die]
+            .iter()
+            .try_fold(g.channels as u64, |a, &b| a.checked_mul(b as u64));
+        let pages = planes.and_then(|p| {
+            p.checked_mul(g.blocks_per_plane as u64)?
+                .checked_mul(g.pages_per_block as u64)
+        });
+        let (Some(planes), Some(pages)) = (planes, pages.filter(|&p| p <= max_pages)) else {
+            return bad(format!(
+                "the drive has {} physical pages (geometry.channels × chips_per_channel × \
+                 dies_per_chip × planes_per_die × blocks_per_plane × pages_per_block); at most \
+                 {max_pages} are supported (use larger pages)",
+                pages.map_or_else(|| "more than 2^64".to_string(), |p| p.to_string())
+            ));
+        };
+        let logical = (pages as f64 * (1.0 - g.overprovision)).floor() as u64;
+        if logical == 0 {
+            return bad(format!(
+                "the drive has no logical page: {pages} physical pages with geometry.overprovision = {} \
+                 leave none for the host; lower geometry.overprovision or add blocks",
                 g.overprovision
             ));
         }
@@ -890,10 +974,16 @@ impl Config {
                 self.gc.hard_threshold, self.gc.soft_threshold
             ));
         }
+        if !(0.0..0.9).contains(&self.gc.pagc_threshold) {
+            return bad(format!(
+                "gc.pagc_threshold = {} must be a free-page share in [0, 0.9) (0: gc.threshold + 0.05)",
+                self.gc.pagc_threshold
+            ));
+        }
         // Each plane holds ceil(logical / planes) logical pages; it needs blocks for them, for the
         // free blocks the trigger holds back, for three write points (host, GC, aligned GC), and at
-        // least one block of slack so that a victim with an invalid page always exists.
-        let logical = (pages as f64 * (1.0 - g.overprovision)).floor() as u64;
+        // least one block of slack so that a victim with an invalid page always exists (the
+        // minimum-spare rule of MODEL.md).
         let per_plane_logical = logical.div_ceil(planes);
         let per_plane_blocks_needed = per_plane_logical.div_ceil(g.pages_per_block as u64)
             + self.gc_threshold_blocks() as u64
@@ -911,6 +1001,24 @@ impl Config {
                 g.blocks_per_plane
             ));
         }
+        if axes.is_some_and(|a| a.planes == crate::gc::planes::Planes::Superblock) {
+            // The superblock drive merges the planes of a die: one plane per die.
+            let dies = planes / g.planes_per_die as u64;
+            let sb_pages = pages / g.planes_per_die as u64;
+            let sb_logical = (sb_pages as f64 * (1.0 - g.overprovision)).floor() as u64;
+            let needed = sb_logical.div_ceil(dies).div_ceil(g.pages_per_block as u64)
+                + self.gc_threshold_blocks() as u64
+                + 4;
+            if needed > g.blocks_per_plane as u64 {
+                return bad(format!(
+                    "impossible geometry for gc.scheme = superblock: a superblock plane needs {needed} \
+                     blocks (its logical pages, the gc.threshold = {} reserve and the write points) but \
+                     has {}; raise geometry.overprovision or lower gc.threshold",
+                    self.gc.threshold, g.blocks_per_plane
+                ));
+            }
+        }
+        self.check_reachable_thresholds(per_plane_logical)?;
         let b = &self.buffer;
         if b.size.0 > 0 && b.size.0 < g.page_size.0 {
             return bad(format!(
@@ -924,6 +1032,21 @@ impl Config {
         let t = &self.timing;
         if t.read.0 == 0 || t.program.0 == 0 || t.erase.0 == 0 {
             return bad("timing.read, timing.program and timing.erase must be positive".into());
+        }
+        for (name, d) in [
+            ("timing.read", t.read),
+            ("timing.program", t.program),
+            ("timing.erase", t.erase),
+            ("timing.command", t.command),
+            ("timing.suspend", t.suspend),
+            ("buffer.latency", b.latency),
+        ] {
+            if d.0 > MAX_DURATION {
+                return bad(format!(
+                    "{name} = {} exceeds the supported maximum of 1s",
+                    format_duration(d.0)
+                ));
+            }
         }
         if t.channel_rate_mts == 0
             || t.channel_width_bits == 0
@@ -940,12 +1063,6 @@ impl Config {
                 self.gc.trigger
             ));
         }
-        if !(0.0..0.9).contains(&self.gc.pagc_threshold) {
-            return bad(format!(
-                "gc.pagc_threshold = {} must be a free-page share in [0, 0.9) (0: gc.threshold + 0.05)",
-                self.gc.pagc_threshold
-            ));
-        }
         crate::flash::AllocationOrder::parse(&self.ftl.allocation)
             .map_err(|e| ConfigError::invalid(format!("ftl.allocation: {e}")))?;
         if self.host.queue_depth == 0 || self.host.queue_depth > 65_536 {
@@ -960,9 +1077,9 @@ impl Config {
                 self.host.fold
             ));
         }
-        if !(self.host.time_scale > 0.0 && self.host.time_scale.is_finite()) {
+        if !(self.host.time_scale > 0.0 && self.host.time_scale <= MAX_TIME_SCALE) {
             return bad(format!(
-                "host.time_scale = {} must be a positive number",
+                "host.time_scale = {:?} must be a positive number of at most {MAX_TIME_SCALE:e}",
                 self.host.time_scale
             ));
         }
@@ -1051,6 +1168,95 @@ impl Config {
             streams: crate::ftl::StreamLayout::new(self.ftl.hot_to),
             candidates: std::sync::Arc::new(victim),
         })
+    }
+
+    /// Rejects thresholds a plane can never reach (a scheme waiting for them would collect forever):
+    /// every threshold the scheme uses, converted to blocks (or, for free-page shares, pages), must
+    /// not exceed the free blocks a plane can keep: its blocks less those its logical pages fill,
+    /// three write points and one block of slack (the limit `gc.threshold` itself obeys).
+    fn check_reachable_thresholds(&self, per_plane_logical: u64) -> Result<(), ConfigError> {
+        let g = &self.geometry;
+        let ppb = g.pages_per_block as u64;
+        let bpp = g.blocks_per_plane as u64;
+        let limit_blocks = bpp.saturating_sub(per_plane_logical.div_ceil(ppb) + 4);
+        let limit_pages = limit_blocks * ppb;
+        let pages_per_plane = bpp * ppb;
+        let share = |v: f64, of: u64| (v * of as f64).ceil() as u64;
+        // The thresholds the configured GC axes use (an invalid GC configuration is reported by
+        // `validate` itself).
+        let Ok(axes) = self.gc_axes() else {
+            return Ok(());
+        };
+        use crate::gc::{planes::Planes, when::When};
+        let default_note = |set: f64, note: &str| {
+            if set > 0.0 {
+                String::new()
+            } else {
+                format!(" (the default, {note})")
+            }
+        };
+        let unreachable = |key: &str,
+                           value: f64,
+                           note: String,
+                           need: u64,
+                           unit: &str,
+                           limit: u64| {
+            Err(ConfigError::invalid(format!(
+                "{key} = {value}{note} asks for {need} free {unit} per plane, but a plane can keep at \
+                 most {limit} free {unit} (blocks_per_plane {bpp} less {} for its logical pages, 3 \
+                 write points and 1 spare); lower {key} or raise geometry.overprovision",
+                per_plane_logical.div_ceil(ppb)
+            )))
+        };
+        // Preemptible GC: below the hard threshold writes stop preempting GC and wait for it, so an
+        // unreachable one makes every write wait for GC that never ends. The soft threshold may lie
+        // beyond reach (GC then runs preemptibly all along, as in the paper's Table V test).
+        if axes.when == When::States {
+            let (_, hard) = self.pgc_threshold_blocks();
+            if hard as u64 > limit_blocks {
+                let note = default_note(self.gc.hard_threshold, "half of gc.soft_threshold");
+                let soft_v = if self.gc.soft_threshold > 0.0 {
+                    self.gc.soft_threshold
+                } else {
+                    self.gc.threshold
+                };
+                let hard_v = if self.gc.hard_threshold > 0.0 {
+                    self.gc.hard_threshold
+                } else {
+                    soft_v / 2.0
+                };
+                return unreachable(
+                    "gc.hard_threshold",
+                    hard_v,
+                    note,
+                    hard as u64,
+                    "blocks",
+                    limit_blocks,
+                );
+            }
+        }
+        // The idle level and the PaGC join level are checked when set: their defaults, derived from
+        // gc.threshold, may lie beyond reach on a drive with little spare, where idle GC stops at
+        // the first job that gains nothing and every paired plane joins; neither waits forever.
+        if axes.when == When::Idle && self.gc.idle_threshold > 0.0 {
+            let v = self.idle_threshold();
+            let need = share(v, pages_per_plane);
+            if need > limit_pages {
+                let note = String::new();
+                return unreachable("gc.idle_threshold", v, note, need, "pages", limit_pages);
+            }
+        }
+        if matches!(axes.planes, Planes::PagcThreshold | Planes::PagcCache)
+            && self.gc.pagc_threshold > 0.0
+        {
+            let v = self.pagc_threshold();
+            let need = share(v, pages_per_plane);
+            if need > limit_pages {
+                let note = String::new();
+                return unreachable("gc.pagc_threshold", v, note, need, "pages", limit_pages);
+            }
+        }
+        Ok(())
     }
 
     /// The configuration as TOML text (for `--dump-config` and reports).
@@ -1169,6 +1375,126 @@ mod tests {
         let mut b = ConfigBuilder::preset("default").unwrap();
         b.set("ftl.allocation=CWDX").unwrap();
         assert!(b.build().unwrap_err().msg.contains("ftl.allocation"));
+    }
+
+    fn build_with(sets: &[&str]) -> Result<Config, ConfigError> {
+        let mut b = ConfigBuilder::preset("default")?;
+        for s in sets {
+            b.set(s)?;
+        }
+        b.build()
+    }
+
+    #[test]
+    fn unreachable_thresholds_are_rejected_for_the_schemes_that_use_them() {
+        // The default drive: 256 blocks per plane, 205 of them for logical pages, so at most
+        // 256 - 205 - 4 = 47 free blocks (3,008 pages) per plane.
+        let e = build_with(&["gc.scheme=pgc-none", "gc.soft_threshold=0.4"]).unwrap_err();
+        assert!(
+            e.msg.starts_with(
+                "gc.hard_threshold = 0.2 (the default, half of gc.soft_threshold) asks for 52"
+            ),
+            "{e}"
+        );
+        assert!(e.msg.contains("at most 47 free blocks"), "{e}");
+        let e = build_with(&[
+            "gc.scheme=fpgc",
+            "gc.soft_threshold=0.4",
+            "gc.hard_threshold=0.19",
+        ])
+        .unwrap_err();
+        assert!(
+            e.msg.starts_with("gc.hard_threshold = 0.19 asks for 49"),
+            "{e}"
+        );
+        // A soft threshold beyond reach is allowed: GC then runs preemptibly all along.
+        build_with(&[
+            "gc.scheme=pgc-none",
+            "gc.soft_threshold=0.4",
+            "gc.hard_threshold=0.18",
+        ])
+        .unwrap();
+        build_with(&["gc.scheme=pgc-none", "gc.soft_threshold=0.36"]).unwrap();
+        build_with(&["gc.scheme=baseline", "gc.soft_threshold=0.4"]).unwrap();
+        let e = build_with(&["gc.scheme=idle", "gc.idle_threshold=0.19"]).unwrap_err();
+        assert!(e.msg.contains("gc.idle_threshold = 0.19"), "{e}");
+        build_with(&["gc.scheme=idle", "gc.idle_threshold=0.18"]).unwrap();
+        let e = build_with(&["gc.scheme=pagc-cache", "gc.pagc_threshold=0.2"]).unwrap_err();
+        assert!(e.msg.contains("gc.pagc_threshold = 0.2"), "{e}");
+        build_with(&["gc.scheme=pagc-blind", "gc.pagc_threshold=0.2"]).unwrap();
+        for name in presets().map(|(n, _)| n) {
+            for scheme in crate::gc::schemes::PRESETS.iter().map(|(n, _, _)| *n) {
+                let mut b = ConfigBuilder::preset(name).unwrap();
+                b.set(&format!("gc.scheme={scheme}")).unwrap();
+                b.build()
+                    .unwrap_or_else(|e| panic!("preset {name}, scheme {scheme}: {e}"));
+            }
+        }
+    }
+
+    #[test]
+    fn geometry_products_are_checked_and_a_drive_needs_logical_pages() {
+        let e = build_with(&[
+            "geometry.channels=65536",
+            "geometry.chips_per_channel=65536",
+            "geometry.dies_per_chip=65536",
+            "geometry.planes_per_die=64",
+        ])
+        .unwrap_err();
+        assert!(e.msg.contains("more than 2^64 physical pages"), "{e}");
+        let e = build_with(&[
+            "geometry.channels=1",
+            "geometry.chips_per_channel=1",
+            "geometry.planes_per_die=1",
+            "geometry.blocks_per_plane=8",
+            "geometry.pages_per_block=1",
+            "geometry.overprovision=0.9",
+        ])
+        .unwrap_err();
+        assert!(e.msg.contains("no logical page"), "{e}");
+        let e = build_with(&["gc.scheme=pagc-blind", "geometry.planes_per_die=9"]).unwrap_err();
+        assert!(e.msg.contains("exceeds 8"), "{e}");
+        build_with(&["gc.scheme=pagc-blind", "geometry.planes_per_die=8"]).unwrap();
+    }
+
+    #[test]
+    fn durations_and_time_scale_are_bounded() {
+        build_with(&["timing.erase=\"1s\""]).unwrap();
+        let e = build_with(&["timing.erase=1000000001"]).unwrap_err();
+        assert!(e.msg.contains("timing.erase = 1000000001ns exceeds"), "{e}");
+        let e = build_with(&["buffer.latency=\"2s\""]).unwrap_err();
+        assert!(e.msg.contains("buffer.latency"), "{e}");
+        build_with(&["host.time_scale=1e6"]).unwrap();
+        for bad in ["1e300", "inf", "nan", "0", "-1"] {
+            let e = build_with(&[&format!("host.time_scale={bad}")]).unwrap_err();
+            assert!(e.msg.contains("host.time_scale"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn out_of_range_integers_and_line_breaks_name_the_key() {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        let e = b
+            .merge_text("[geometry]\n\nchannels = 4294967296\n", "big.toml")
+            .unwrap_err();
+        assert_eq!((e.source_name.as_str(), e.line), ("big.toml", Some(3)));
+        assert!(
+            e.msg
+                .starts_with("'geometry.channels' = 4294967296 is out of range"),
+            "{e}"
+        );
+        let e = b
+            .merge_text("[buffer]\nsize = -1\n", "neg.toml")
+            .unwrap_err();
+        assert_eq!(e.line, Some(2));
+        assert_eq!(e.msg, "'buffer.size' = -1 must not be negative");
+        b.merge_text("[geometry]\nchannels = 4294967295\n", "max.toml")
+            .unwrap();
+        let e = b
+            .set("gc.threshold=0.1\n[host]\nqueue_depth=1")
+            .unwrap_err();
+        assert_eq!(e.to_string().lines().count(), 1, "{e}");
+        assert!(e.msg.contains("one line"), "{e}");
     }
 
     #[test]

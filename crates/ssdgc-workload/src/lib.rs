@@ -32,6 +32,14 @@
 //!   dropped without being counted: at the end of a stream
 //!   `lines == blank + skipped + filtered + errors + records`.
 //! * Records with a length of 0 are passed through unchanged.
+//! * Format-independent limits, each an error naming the line: a line longer than
+//!   [`trace::MAX_LINE_BYTES`] (64 KiB; it also ends the stream, whose next newline may never
+//!   come), a record whose `offset + len` overflows 64 bits, a record longer than
+//!   [`trace::MAX_REQUEST_BYTES`] (4 GiB), and a record later than
+//!   [`TraceOptions::max_time_ns`] after the first (by default [`MAX_ARRIVAL_NS`], 2^60 ns).
+//! * When [`TraceOptions::volume`] is given and no record of that volume is found, the end of the
+//!   stream is an error naming the volumes present, busiest first
+//!   (`volume 7 has no records; volumes present: 1058 (41 records), …`).
 //! * In formats whose records are time-ordered, a record earlier than its predecessor is an
 //!   error naming the line (the record is not emitted). Systor and Tencent traces are not
 //!   sorted: they go through a bounded reorder buffer (see below).
@@ -412,7 +420,15 @@ pub struct TraceOptions {
     pub blkparse_event: BlkparseEvent,
     /// Records held to re-sort unsorted traces (Systor, Tencent). Default 4096.
     pub reorder_window: usize,
+    /// Latest accepted record time, in ns after the first record; a later record is an error
+    /// naming its line. Default [`MAX_ARRIVAL_NS`]; a replay that scales times by `k` passes
+    /// `MAX_ARRIVAL_NS / k`.
+    pub max_time_ns: u64,
 }
+
+/// Longest span of arrival times a workload may have, in ns (2^60 ns, about 36.5 years), so that
+/// simulated time cannot overflow.
+pub const MAX_ARRIVAL_NS: u64 = 1 << 60;
 
 impl Default for TraceOptions {
     fn default() -> Self {
@@ -422,6 +438,7 @@ impl Default for TraceOptions {
             disksim_time: TimeUnit::Ns,
             blkparse_event: BlkparseEvent::D,
             reorder_window: 4096,
+            max_time_ns: MAX_ARRIVAL_NS,
         }
     }
 }

@@ -17,6 +17,9 @@
 //! | `zipf` | `zipf=S` or `zipf:S`: Zipf skew S >= 0 of start-address popularity; absent = uniform | uniform |
 //! | `align` | alignment of random start offsets in bytes, a positive multiple of 512 | 4096 |
 //!
+//! Each key may be given once. `count × interarrival` (the mean, for `exp:`) may not exceed
+//! [`MAX_SPAN_NS`] (2^54 ns, about 208 days), so that arrival times cannot overflow.
+//!
 //! # Algorithm
 //!
 //! The generator owns one `Xoshiro256PlusPlus::seed_from_u64(seed)`; the same spec, logical
@@ -102,10 +105,25 @@ impl Default for SyntheticSpec {
     }
 }
 
+/// Longest accepted `count × interarrival` (the mean, for exponential arrivals), in ns: 2^54 ns,
+/// about 208 days. Exponential draws are at most about 37 times their mean, so arrival times stay
+/// below [`crate::MAX_ARRIVAL_NS`].
+pub const MAX_SPAN_NS: u64 = 1 << 54;
+
 impl SyntheticSpec {
     /// Whether requests are issued in a closed loop (no interarrival time).
     pub fn is_closed_loop(&self) -> bool {
         self.interarrival.is_none()
+    }
+
+    /// `count × interarrival` (the mean for exponential arrivals) in ns; 0 in a closed loop.
+    pub fn arrival_span_ns(&self) -> u128 {
+        let ia = match self.interarrival {
+            None => 0,
+            Some(TimeDist::Fixed(t)) => t,
+            Some(TimeDist::Exp { mean_ns }) => mean_ns,
+        };
+        u128::from(self.count) * u128::from(ia)
     }
 }
 
@@ -169,6 +187,7 @@ impl FromStr for SyntheticSpec {
 
     fn from_str(s: &str) -> Result<Self, String> {
         let mut spec = SyntheticSpec::default();
+        let mut seen: Vec<&str> = Vec::new();
         for item in s.split(',').map(str::trim).filter(|i| !i.is_empty()) {
             let (k, v) = match item.split_once('=') {
                 Some(kv) => kv,
@@ -178,6 +197,10 @@ impl FromStr for SyntheticSpec {
                 },
             };
             let k = k.trim();
+            if seen.contains(&k) {
+                return Err(format!("{k}: given more than once"));
+            }
+            seen.push(k);
             match k {
                 "count" => {
                     spec.count = v
@@ -247,6 +270,14 @@ impl FromStr for SyntheticSpec {
                     ))
                 }
             }
+        }
+        if spec.arrival_span_ns() > u128::from(MAX_SPAN_NS) {
+            return Err(format!(
+                "interarrival: count × interarrival = {:.3e} s exceeds the longest supported arrival \
+                 span of {:.3e} s (2^54 ns); lower count or interarrival",
+                spec.arrival_span_ns() as f64 / 1e9,
+                MAX_SPAN_NS as f64 / 1e9
+            ));
         }
         Ok(spec)
     }
@@ -463,9 +494,14 @@ mod tests {
         assert_eq!(s.size, SizeDist::Fixed(8192));
         assert_eq!(s.interarrival, Some(TimeDist::Fixed(2_000_000)));
         assert_eq!((s.zipf, s.align, s.span), (Some(1.2), 512, 0.5));
-        let s: SyntheticSpec = "size=1.5MiB,interarrival=0,size=64K".parse().unwrap();
-        assert_eq!(s.size, SizeDist::Fixed(64 << 10));
+        let s: SyntheticSpec = "size=1.5MiB,interarrival=0".parse().unwrap();
+        assert_eq!(s.size, SizeDist::Fixed(3 << 19));
         assert!(s.is_closed_loop());
+        // A key given twice is an error, not "the last one wins".
+        let e = "size=1.5MiB,interarrival=0,size=64K"
+            .parse::<SyntheticSpec>()
+            .unwrap_err();
+        assert_eq!(e, "size: given more than once");
     }
 
     #[test]
@@ -486,10 +522,33 @@ mod tests {
             ("count=-1", "count:"),
             ("colour=red", "unknown key 'colour'"),
             ("read", "KEY=VALUE"),
+            ("count=10,count=20", "count: given more than once"),
+            ("zipf=0.5,zipf:0.9", "zipf: given more than once"),
+            (
+                "count=100000,interarrival=18446744073709551615ns",
+                "interarrival: count × interarrival",
+            ),
+            ("count=1000,interarrival=exp:1000000s", "interarrival:"),
         ] {
             let e = bad.parse::<SyntheticSpec>().unwrap_err();
             assert!(e.contains(why), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn the_arrival_span_limit_is_inclusive() {
+        let at = format!("count=1024,interarrival={}ns", MAX_SPAN_NS / 1024);
+        let spec: SyntheticSpec = at.parse().unwrap();
+        assert_eq!(spec.arrival_span_ns(), u128::from(MAX_SPAN_NS));
+        let over = format!("count=1025,interarrival={}ns", MAX_SPAN_NS / 1024);
+        assert!(over.parse::<SyntheticSpec>().is_err());
+        assert_eq!(
+            "count=5"
+                .parse::<SyntheticSpec>()
+                .unwrap()
+                .arrival_span_ns(),
+            0
+        );
     }
 
     fn gen(spec: &str, logical: u64, seed: u64) -> Vec<IoRecord> {

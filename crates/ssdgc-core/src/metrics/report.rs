@@ -573,9 +573,15 @@ pub(crate) fn build(i: &ReportInput<'_>) -> Report {
             events: i.events,
         },
         series: (s.by_time.is_some() || s.by_request.is_some()).then(|| SeriesReport {
-            interval_s: i.series_interval.map(|t| t as f64 / 1e9),
+            // The width in use: wider than asked when points were merged to stay under the cap.
+            interval_s: s
+                .by_time
+                .as_ref()
+                .map(|x| x.width())
+                .or(i.series_interval)
+                .map(|t| t as f64 / 1e9),
             by_time: s.by_time.as_ref().map(|x| x.points(1e-9)),
-            window: i.series_window,
+            window: s.by_request.as_ref().map(|x| x.width()).or(i.series_window),
             by_request: s.by_request.as_ref().map(|x| x.points(1.0)),
         }),
         drives: None,

@@ -2,7 +2,7 @@
 //! [`input`]. See the crate documentation for the formats.
 
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use std::io::BufRead;
 use std::path::Path;
 
@@ -162,6 +162,77 @@ impl PartialOrd for Held {
     }
 }
 
+/// Longest accepted line, in bytes (without its terminator): a longer one is an error naming its
+/// line, and ends the stream (its end may never come: `/dev/zero`).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// Longest accepted request, in bytes (4 GiB): a longer record is an error naming its line.
+pub const MAX_REQUEST_BYTES: u64 = 1 << 32;
+
+/// Distinct other volumes counted for the "volume has no records" message.
+const MAX_VOLUMES_COUNTED: usize = 4096;
+
+/// What [`read_line_bounded`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum LineRead {
+    /// End of input, nothing read.
+    Eof,
+    /// A line (with its terminator, if any) is in the buffer.
+    Line,
+    /// The line is longer than the limit; the buffer holds its first bytes.
+    TooLong,
+}
+
+/// Reads one line into `buf` (cleared first), reading at most `max + 1` bytes of it before giving up.
+pub(crate) fn read_line_bounded(
+    input: &mut dyn BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<LineRead> {
+    buf.clear();
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(if buf.is_empty() {
+                LineRead::Eof
+            } else if trim_eol_bytes(buf).len() > max {
+                LineRead::TooLong
+            } else {
+                LineRead::Line
+            });
+        }
+        let room = max + 2 - buf.len().min(max + 2);
+        match avail.iter().take(room).position(|&c| c == b'\n') {
+            Some(i) => {
+                buf.extend_from_slice(&avail[..=i]);
+                input.consume(i + 1);
+                return Ok(if trim_eol_bytes(buf).len() > max {
+                    LineRead::TooLong
+                } else {
+                    LineRead::Line
+                });
+            }
+            None => {
+                let n = avail.len().min(room);
+                buf.extend_from_slice(&avail[..n]);
+                input.consume(n);
+                if buf.len() > max + 1 {
+                    return Ok(LineRead::TooLong);
+                }
+            }
+        }
+    }
+}
+
+fn trim_eol_bytes(l: &[u8]) -> &[u8] {
+    let l = l.strip_suffix(b"\n").unwrap_or(l);
+    l.strip_suffix(b"\r").unwrap_or(l)
+}
+
 /// Lines read ahead (for detection or volume selection) are at most this many.
 const PEEK_LINES: usize = 200;
 /// ... and at most this many bytes.
@@ -186,6 +257,14 @@ pub struct TraceReader {
     last_line: u64,
     reorder: Option<(BinaryHeap<Held>, usize)>,
     eof: bool,
+    /// Latest time a record may have, relative to the first ([`TraceOptions::max_time_ns`]).
+    max_time_ns: u64,
+    /// The volume was asked for ([`TraceOptions::volume`]), not picked from the first record.
+    volume_given: bool,
+    /// Records per other volume, for the message when the asked one has none.
+    others: BTreeMap<u64, u64>,
+    /// The "no records of the volume" error was reported.
+    volume_reported: bool,
 }
 
 /// Opens a trace file (gzip / zstd compressed or not) for streaming.
@@ -246,6 +325,10 @@ impl TraceReader {
             last_line: 0,
             reorder: None,
             eof: false,
+            max_time_ns: opts.max_time_ns,
+            volume_given: opts.volume.is_some(),
+            others: BTreeMap::new(),
+            volume_reported: false,
         };
         if r.format == Format::Auto {
             r.peek_lines()?;
@@ -318,28 +401,74 @@ impl TraceReader {
         let mut bytes: usize = self.peeked.iter().map(Vec::len).sum();
         while self.peeked.len() < PEEK_LINES && bytes < PEEK_BYTES {
             let mut l = Vec::new();
-            match self.input.read_until(b'\n', &mut l) {
-                Ok(0) => break,
-                Ok(n) => {
-                    bytes += n;
+            let line = self.peeked.len() as u64 + 1;
+            match read_line_bounded(&mut self.input, &mut l, MAX_LINE_BYTES) {
+                Ok(LineRead::Eof) => break,
+                Ok(LineRead::Line) => {
+                    bytes += l.len();
                     self.peeked.push_back(l);
                 }
-                Err(e) => {
-                    return Err(self.err(self.peeked.len() as u64 + 1, format!("read error: {e}")))
-                }
+                Ok(LineRead::TooLong) => return Err(self.err(line, too_long())),
+                Err(e) => return Err(self.err(line, format!("read error: {e}"))),
             }
         }
         Ok(())
     }
 
-    /// Fills `self.buf` with the next raw line; `Ok(false)` at end of input.
-    fn next_line(&mut self) -> std::io::Result<bool> {
+    /// Fills `self.buf` with the next raw line.
+    fn next_line(&mut self) -> std::io::Result<LineRead> {
         self.buf.clear();
         if let Some(l) = self.peeked.pop_front() {
             self.buf = l;
-            return Ok(true);
+            return Ok(LineRead::Line);
         }
-        Ok(self.input.read_until(b'\n', &mut self.buf)? > 0)
+        read_line_bounded(&mut self.input, &mut self.buf, MAX_LINE_BYTES)
+    }
+
+    /// At the end of the input: the error for a volume that was asked for and has no record,
+    /// naming the volumes present (busiest first).
+    fn missing_volume(&mut self) -> Option<WorkloadError> {
+        if self.volume_reported || !self.volume_given || self.stats.records > 0 {
+            return None;
+        }
+        let want = self.volume?;
+        if self.others.is_empty() {
+            return None;
+        }
+        self.volume_reported = true;
+        let mut present: Vec<(u64, u64)> = self.others.iter().map(|(&v, &n)| (v, n)).collect();
+        present.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let shown: Vec<String> = present
+            .iter()
+            .take(8)
+            .map(|(v, n)| format!("{v} ({n} record{})", if *n == 1 { "" } else { "s" }))
+            .collect();
+        let more = if present.len() > 8 {
+            format!(", … ({} volumes in all)", present.len())
+        } else {
+            String::new()
+        };
+        Some(self.err(
+            0,
+            format!(
+                "volume {want} has no records; volumes present: {}{more}",
+                shown.join(", ")
+            ),
+        ))
+    }
+
+    /// Format-independent checks of a record: its byte range fits 64 bits and its length the
+    /// longest accepted request.
+    fn check_range(&self, offset: u64, len: u64) -> Result<(), String> {
+        if offset.checked_add(len.max(1)).is_none() {
+            return Err(format!("offset {offset} + length {len} overflows 64 bits"));
+        }
+        if len > MAX_REQUEST_BYTES {
+            return Err(format!(
+                "length {len} bytes exceeds the longest accepted request of {MAX_REQUEST_BYTES} bytes (4 GiB)"
+            ));
+        }
+        Ok(())
     }
 
     /// Turns an absolute time into a record time relative to the first record.
@@ -353,6 +482,17 @@ impl TraceReader {
     ) -> Option<Result<IoRecord, WorkloadError>> {
         let base = *self.base.get_or_insert(time);
         match u64::try_from(time - base) {
+            Ok(t) if t > self.max_time_ns => {
+                self.stats.errors += 1;
+                Some(Err(self.err(
+                    line,
+                    format!(
+                        "time {t} ns after the first record is beyond the longest supported \
+                         replay span of {} ns (2^60 ns divided by the time scale)",
+                        self.max_time_ns
+                    ),
+                )))
+            }
             Ok(t) => {
                 self.stats.records += 1;
                 Some(Ok(IoRecord {
@@ -380,6 +520,10 @@ impl TraceReader {
     }
 }
 
+fn too_long() -> String {
+    format!("line is longer than {MAX_LINE_BYTES} bytes (is this a trace?)")
+}
+
 /// Strips a trailing `\n` / `\r\n`.
 #[inline]
 pub(crate) fn trim_eol(l: &str) -> &str {
@@ -393,13 +537,23 @@ impl Iterator for TraceReader {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             if self.eof {
-                return self.pop_held();
+                if let Some(r) = self.pop_held() {
+                    return Some(r);
+                }
+                return self.missing_volume().map(Err);
             }
             match self.next_line() {
-                Ok(true) => {}
-                Ok(false) => {
+                Ok(LineRead::Line) => {}
+                Ok(LineRead::Eof) => {
                     self.eof = true;
                     continue;
+                }
+                Ok(LineRead::TooLong) => {
+                    self.eof = true;
+                    self.line_no += 1;
+                    self.stats.lines += 1;
+                    self.stats.errors += 1;
+                    return Some(Err(self.err(self.line_no, too_long())));
                 }
                 Err(e) => {
                     self.eof = true;
@@ -435,11 +589,18 @@ impl Iterator for TraceReader {
             if let (Some(want), Some(dev)) = (self.volume, raw.dev) {
                 if want != dev {
                     self.stats.filtered += 1;
+                    if self.others.len() < MAX_VOLUMES_COUNTED || self.others.contains_key(&dev) {
+                        *self.others.entry(dev).or_insert(0) += 1;
+                    }
                     continue;
                 }
             } else if self.pick_volume {
                 self.volume = raw.dev;
                 self.pick_volume = false;
+            }
+            if let Err(msg) = self.check_range(raw.offset, raw.len) {
+                self.stats.errors += 1;
+                return Some(Err(self.err(line_no, msg)));
             }
             if let Some((heap, window)) = self.reorder.as_mut() {
                 let window = *window;

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use super::testutil::*;
-use crate::{open_trace, read_all_from_bytes, Format, TraceOptions};
+use crate::{open_trace, read_all_from_bytes, Format, TraceOptions, TraceReader};
 
 fn temp_file(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!(
@@ -178,4 +178,160 @@ fn throughput() {
         let secs = start.elapsed().as_secs_f64();
         println!("{name}: {:.1} M lines/s", lines as f64 / secs / 1e6);
     }
+}
+
+#[test]
+fn offset_plus_length_overflowing_64_bits_is_an_error_naming_the_line() {
+    let text = "1,h,0,Write,0,4096,1\n2,h,0,Write,18446744073709551615,4096,1\n\
+                3,h,0,Write,18446744073709551615,0,1\n4,h,0,Write,18446744073709547519,4096,1\n";
+    let opts = TraceOptions {
+        format: Format::Msr,
+        ..TraceOptions::default()
+    };
+    let (recs, errs) = read_all_from_bytes(text.as_bytes(), &opts);
+    assert_eq!(recs.len(), 2, "{recs:?}");
+    assert_eq!(recs[1].offset, 18_446_744_073_709_547_519);
+    assert_eq!(errs.len(), 2);
+    assert_eq!(
+        errs[0].to_string(),
+        "<bytes>:2: offset 18446744073709551615 + length 4096 overflows 64 bits"
+    );
+    assert_eq!(errs[1].line, 3);
+}
+
+#[test]
+fn a_request_longer_than_the_limit_is_an_error_naming_the_line() {
+    let max = crate::trace::MAX_REQUEST_BYTES;
+    let text = format!(
+        "1,h,0,Write,0,{max},1\n2,h,0,Write,0,{},1\n3,h,0,Read,0,18446744073709551615,1\n",
+        max + 1
+    );
+    let opts = TraceOptions {
+        format: Format::Msr,
+        ..TraceOptions::default()
+    };
+    let (recs, errs) = read_all_from_bytes(text.as_bytes(), &opts);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].len, max);
+    assert_eq!(errs.len(), 2);
+    assert_eq!(errs[0].line, 2);
+    assert!(
+        errs[0].msg.contains("longest accepted request"),
+        "{}",
+        errs[0]
+    );
+    assert_eq!(errs[1].line, 3);
+}
+
+#[test]
+fn an_endless_line_is_an_error_not_a_memory_blow_up() {
+    use std::io::{BufReader, Read};
+    for format in [Format::Auto, Format::Msr, Format::Tencent] {
+        let opts = TraceOptions {
+            format: format.clone(),
+            ..TraceOptions::default()
+        };
+        // An endless stream of zero bytes, as /dev/zero.
+        let input = Box::new(BufReader::new(std::io::repeat(0).take(u64::MAX)));
+        let err = match TraceReader::from_reader("zero", input, &opts) {
+            Err(e) => e,
+            Ok(mut rd) => {
+                let e = rd.next().expect("an error").expect_err("not a record");
+                assert!(
+                    rd.next().is_none(),
+                    "the stream ends after an over-long line"
+                );
+                e
+            }
+        };
+        assert_eq!(err.line, 1, "{format}: {err}");
+        assert!(err.msg.contains("line is longer than 65536 bytes"), "{err}");
+    }
+}
+
+#[test]
+fn lines_up_to_the_limit_are_read_and_longer_ones_are_not() {
+    use crate::trace::MAX_LINE_BYTES;
+    let rec = "1,h,0,Write,0,4096,1";
+    for (pad, eol, ok) in [
+        (MAX_LINE_BYTES - rec.len(), "\n", true),
+        (MAX_LINE_BYTES - rec.len(), "\r\n", true),
+        (MAX_LINE_BYTES - rec.len(), "", true),
+        (MAX_LINE_BYTES - rec.len() + 1, "\n", false),
+        (MAX_LINE_BYTES - rec.len() + 1, "", false),
+    ] {
+        // Trailing spaces in the last field are trimmed by the MSR parser.
+        let text = format!("0,h,0,Read,0,512,1\n{rec}{}{eol}", " ".repeat(pad));
+        let opts = TraceOptions {
+            format: Format::Msr,
+            ..TraceOptions::default()
+        };
+        let (recs, errs) = read_all_from_bytes(text.as_bytes(), &opts);
+        if ok {
+            assert!(errs.is_empty(), "{pad} {eol:?}: {errs:?}");
+            assert_eq!(recs.len(), 2);
+        } else {
+            assert_eq!(errs.len(), 1, "{pad} {eol:?}");
+            assert_eq!(errs[0].line, 2);
+            assert_eq!(recs.len(), 1);
+        }
+    }
+}
+
+#[test]
+fn a_volume_without_records_names_the_volumes_present() {
+    let text = "1538323200,0,8,1,1058\n1538323200,8,8,1,1058\n1538323201,0,8,0,1063\n";
+    for format in [Format::Tencent, Format::Auto] {
+        let opts = TraceOptions {
+            format,
+            volume: Some(7),
+            ..TraceOptions::default()
+        };
+        let (recs, errs) = read_all_from_bytes(text.as_bytes(), &opts);
+        assert!(recs.is_empty());
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(
+            errs[0].to_string(),
+            "<bytes>: volume 7 has no records; volumes present: 1058 (2 records), 1063 (1 record)"
+        );
+    }
+    // MSR disk numbers are volumes too; a volume that has records is no error.
+    let msr = "1,h,3,Read,0,512,1\n";
+    let opts = TraceOptions {
+        format: Format::Msr,
+        volume: Some(4),
+        ..TraceOptions::default()
+    };
+    let (_, errs) = read_all_from_bytes(msr.as_bytes(), &opts);
+    assert_eq!(
+        errs[0].msg,
+        "volume 4 has no records; volumes present: 3 (1 record)"
+    );
+    let opts = TraceOptions {
+        volume: Some(3),
+        ..opts
+    };
+    let (recs, errs) = read_all_from_bytes(msr.as_bytes(), &opts);
+    assert_eq!((recs.len(), errs.len()), (1, 0));
+}
+
+#[test]
+fn records_past_the_time_limit_are_errors_naming_the_line() {
+    let text = "0,h,0,Read,0,512,1\n10,h,0,Read,0,512,1\n11,h,0,Read,0,512,1\n";
+    let opts = TraceOptions {
+        format: Format::Msr,
+        max_time_ns: 1000,
+        ..TraceOptions::default()
+    };
+    let (recs, errs) = read_all_from_bytes(text.as_bytes(), &opts);
+    assert_eq!(recs.len(), 2);
+    assert_eq!(recs[1].time_ns, 1000);
+    assert_eq!(errs.len(), 1);
+    assert_eq!(errs[0].line, 3);
+    assert!(
+        errs[0].msg.contains("longest supported replay span"),
+        "{}",
+        errs[0]
+    );
+    assert_eq!(TraceOptions::default().max_time_ns, crate::MAX_ARRIVAL_NS);
 }
