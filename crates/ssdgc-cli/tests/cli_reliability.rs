@@ -467,3 +467,45 @@ fn a_volume_without_records_names_the_volumes_present() {
     let out = ssdgc(&["run", path.to_str().unwrap(), "--volume", "0"]);
     assert!(out.success(), "{}", out.stderr);
 }
+
+#[test]
+fn gc_that_cannot_free_space_ends_with_no_progress_instead_of_running_forever() {
+    // Parallel GC on 6-plane dies with FIFO victims and a 30% threshold near the minimum spare:
+    // alignment skips waste what the victims free, and the GC runs on with no write completing.
+    let e = user_error(&[
+        "run",
+        "-q",
+        "--gc",
+        "pagc-threshold",
+        "--victim",
+        "fifo",
+        "--set",
+        "geometry.channels=1",
+        "--set",
+        "geometry.chips_per_channel=1",
+        "--set",
+        "geometry.dies_per_chip=2",
+        "--set",
+        "geometry.planes_per_die=6",
+        "--set",
+        "geometry.pages_per_block=64",
+        "--set",
+        "geometry.blocks_per_plane=95",
+        "--set",
+        "geometry.page_size=16384",
+        "--set",
+        "gc.threshold=0.3",
+        "--set",
+        "geometry.overprovision=0.3942",
+        "--synthetic",
+        "interarrival=16331ns,seq=0.9,size=exp:64KiB,read=0,count=500,align=512",
+        "--precondition",
+        "steady:1",
+        "--seed",
+        "2360519570",
+    ]);
+    assert_mentions(
+        &e,
+        &["no progress", "GC erased", "no host request completed"],
+    );
+}

@@ -45,6 +45,8 @@ pub enum SimError {
     Invariant { time_ns: SimTime, msg: String },
     #[error("the run stalled with {0} requests never completed")]
     Stalled(u64),
+    #[error("{0}")]
+    NoProgress(String),
 }
 
 /// Options of a run that are not drive settings.

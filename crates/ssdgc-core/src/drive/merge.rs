@@ -103,6 +103,7 @@ impl Drive {
         } = self.txns[t as usize];
         self.merging.in_flight -= 1;
         self.free_txns.push(t);
+        self.progress.host_done(self.ftl.counters.blocks_erased);
         PageDone {
             tag,
             lpn,

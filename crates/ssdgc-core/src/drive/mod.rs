@@ -28,6 +28,7 @@
 mod flush;
 mod merge;
 mod pipeline;
+mod progress;
 mod schedule;
 pub mod suspend;
 
@@ -159,6 +160,8 @@ pub struct Drive {
     counters: DriveCounters,
     error: Option<SimError>,
     ftl_error: Option<FtlError>,
+    /// The progress watchdog.
+    progress: progress::Progress,
 }
 
 impl Drive {
@@ -199,6 +202,7 @@ impl Drive {
             counters: DriveCounters::default(),
             error: None,
             ftl_error: None,
+            progress: progress::Progress::new(geo.blocks() as u64),
             geo,
         })
     }
@@ -329,6 +333,7 @@ impl Drive {
                 Finished::Busy
             }
             Running::Host(t) => {
+                self.progress.host_done(self.ftl.counters.blocks_erased);
                 let Txn {
                     tag,
                     lpn,
@@ -349,6 +354,9 @@ impl Drive {
                 gc::complete(&mut self.ftl, op);
                 if op.is_erase() {
                     self.dies[d as usize].jobs.remove(job);
+                    if let Some(msg) = self.progress.erased(now, self.ftl.counters.blocks_erased) {
+                        self.error.get_or_insert(SimError::NoProgress(msg));
+                    }
                 } else if hold && self.step_held_job(ev, d, job) {
                     return Finished::Busy;
                 }
