@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, every crate's tests (unit, property, fidelity, CLI
-# integration and golden reports), and a short fuzzing run of the trace readers.
+# integration and golden reports, the simulator oracle, quick reproductions), a short randomized
+# reliability campaign, and a short fuzzing run of the trace readers, specs and configuration.
 #   scripts/test.sh            everything
 #   FUZZ_SECONDS=0 scripts/test.sh   skip the fuzzing smoke run
+#   CAMPAIGN_RUNS=0 scripts/test.sh  skip the campaign
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +16,12 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 echo "== cargo test"
 cargo test --workspace
+
+runs="${CAMPAIGN_RUNS:-200}"
+if [ "$runs" != "0" ]; then
+    echo "== reliability campaign (${runs} seeded random runs, docs/RELIABILITY.md)"
+    scripts/campaign.sh "$runs" "${CAMPAIGN_SEED:-1}"
+fi
 
 secs="${FUZZ_SECONDS:-15}"
 if [ "$secs" != "0" ]; then

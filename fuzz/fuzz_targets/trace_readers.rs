@@ -53,6 +53,12 @@ fuzz_target!(|data: &[u8]| {
                 BlkparseEvent::D
             },
             reorder_window: 1 + usize::from(sel >> 3),
+            // A low time limit now and then, so the limit's error path is fuzzed too.
+            max_time_ns: if sel & 8 == 8 {
+                1 << 32
+            } else {
+                ssdgc_workload::MAX_ARRIVAL_NS
+            },
         };
         let input = Box::new(std::io::Cursor::new(bytes.to_vec()));
         let Ok(mut reader) = TraceReader::from_reader("fuzz", input, &opts) else {
