@@ -69,7 +69,7 @@ pub struct RunOptions {
 impl RunOptions {
     /// Options from a configuration's defaults.
     pub fn from_config(cfg: &Config, seed: u64) -> Result<Self, String> {
-        let p = Precondition::parse(&cfg.precondition.mode, cfg.precondition.overwrites)?;
+        let p = Precondition::parse(cfg.precondition.mode.name(), cfg.precondition.overwrites)?;
         let p = match p {
             Precondition::Steady(_) => Precondition::Steady(cfg.precondition.overwrites),
             other => other,

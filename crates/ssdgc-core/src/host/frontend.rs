@@ -115,7 +115,7 @@ impl FrontEnd {
         debug_assert!(drives <= MAX_DRIVES as usize);
         FrontEnd {
             queue_depth: cfg.host.queue_depth,
-            fold_reject: cfg.host.fold == "reject",
+            fold_reject: cfg.host.fold == crate::config::Fold::Reject,
             time_scale: cfg.host.time_scale,
             drives,
             reqs: Vec::new(),

@@ -9,6 +9,10 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+mod keywords;
+
+pub use keywords::{AgeingMode, Fold, ThresholdUnit};
+
 use crate::gc::axis::{AxisSetting, Toggle};
 use crate::units::{SimTime, MS, SEC, US};
 
@@ -256,7 +260,7 @@ pub struct GcConfig {
     pub threshold: f64,
     /// What the threshold counts: `blocks` (free blocks in the pool) or `pages` (free pages,
     /// including the rest of the open blocks, as in the PaGC paper §VI).
-    pub trigger: String,
+    pub trigger: ThresholdUnit,
     /// PaGC: a paired plane joins a parallel GC when its free-page share is below this; 0 means
     /// `threshold + 0.05` (the PaGC paper's PaGC_TH, §V-B).
     pub pagc_threshold: f64,
@@ -312,7 +316,7 @@ pub struct HostConfig {
     /// Device queue depth (NCQ-like).
     pub queue_depth: u32,
     /// Trace addresses beyond the logical space: `wrap` (fold modulo the capacity) or `reject`.
-    pub fold: String,
+    pub fold: Fold,
     /// Multiplies trace inter-arrival times: 0.5 replays twice as fast.
     pub time_scale: f64,
 }
@@ -322,7 +326,7 @@ pub struct HostConfig {
 #[serde(deny_unknown_fields)]
 pub struct PreconditionConfig {
     /// `none`, `fill` (sequential fill), or `steady` (fill, then random overwrites).
-    pub mode: String,
+    pub mode: AgeingMode,
     /// With `steady`: random single-page overwrites, as a multiple of the logical capacity.
     pub overwrites: f64,
 }
@@ -779,6 +783,9 @@ fn check_entry(
             toml_kind(v)
         ));
     }
+    if let Some(r) = keywords::check(section, key, v) {
+        r?;
+    }
     if section == "gc" && GC_AXIS_KEYS.contains(&key) {
         check_axis_value(key, v).map_err(|e| format!("'gc.{key}': {e}"))?;
     }
@@ -1057,12 +1064,6 @@ impl Config {
                     .into(),
             );
         }
-        if self.gc.trigger != "blocks" && self.gc.trigger != "pages" {
-            return bad(format!(
-                "gc.trigger = '{}' must be 'blocks' or 'pages'",
-                self.gc.trigger
-            ));
-        }
         crate::flash::AllocationOrder::parse(&self.ftl.allocation)
             .map_err(|e| ConfigError::invalid(format!("ftl.allocation: {e}")))?;
         if self.host.queue_depth == 0 || self.host.queue_depth > 65_536 {
@@ -1071,25 +1072,11 @@ impl Config {
                 self.host.queue_depth
             ));
         }
-        if self.host.fold != "wrap" && self.host.fold != "reject" {
-            return bad(format!(
-                "host.fold = '{}' must be 'wrap' or 'reject'",
-                self.host.fold
-            ));
-        }
         if !(self.host.time_scale > 0.0 && self.host.time_scale <= MAX_TIME_SCALE) {
             return bad(format!(
                 "host.time_scale = {:?} must be a positive number of at most {MAX_TIME_SCALE:e}",
                 self.host.time_scale
             ));
-        }
-        match self.precondition.mode.as_str() {
-            "none" | "fill" | "steady" => {}
-            m => {
-                return bad(format!(
-                    "precondition.mode = '{m}' must be none, fill or steady"
-                ))
-            }
         }
         if !(self.precondition.overwrites >= 0.0 && self.precondition.overwrites <= 1000.0) {
             return bad(format!(
@@ -1161,7 +1148,7 @@ impl Config {
             allocation,
             trigger: crate::ftl::Trigger {
                 blocks: self.gc_threshold_blocks(),
-                pages: (self.gc.trigger == "pages")
+                pages: (self.gc.trigger == ThresholdUnit::Pages)
                     .then(|| (self.gc.threshold * pages_per_plane as f64).ceil() as u64),
             },
             pool: self.ftl.pool,
