@@ -25,6 +25,7 @@ pub mod flash;
 pub mod ftl;
 pub mod gc;
 pub mod host;
+mod keyword;
 pub mod metrics;
 pub mod rng;
 pub mod sim;

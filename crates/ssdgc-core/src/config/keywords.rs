@@ -1,58 +1,7 @@
 //! Settings that take one of a few words: typed, parsed with an error that lists the words, and
 //! written back as the same words.
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-/// Declares a keyword setting: its words, `FromStr` (the error names the key and lists the words),
-/// `Display`, and serde as the word.
-macro_rules! keyword_enum {
-    ($(#[$m:meta])* $name:ident, $key:literal, { $($(#[$vm:meta])* $v:ident = $s:literal),+ $(,)? }) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub enum $name { $($(#[$vm])* $v),+ }
-
-        impl $name {
-            /// The word of this value in configurations and reports.
-            pub fn name(self) -> &'static str {
-                match self { $($name::$v => $s),+ }
-            }
-        }
-
-        impl std::str::FromStr for $name {
-            type Err = String;
-            fn from_str(s: &str) -> Result<Self, String> {
-                match s {
-                    $($s => Ok($name::$v),)+
-                    _ => Err(format!(
-                        "{} = '{}' must be one of: {}",
-                        $key,
-                        s,
-                        [$($s),+].join(", ")
-                    )),
-                }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-
-        impl Serialize for $name {
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.name())
-            }
-        }
-
-        impl<'de> Deserialize<'de> for $name {
-            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let s = String::deserialize(d)?;
-                s.parse().map_err(serde::de::Error::custom)
-            }
-        }
-    };
-}
+use crate::keyword::keyword_enum;
 
 keyword_enum!(
     /// What `gc.threshold` counts (`gc.trigger`).

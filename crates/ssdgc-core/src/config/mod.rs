@@ -787,7 +787,14 @@ fn check_entry(
         r?;
     }
     if section == "gc" && GC_AXIS_KEYS.contains(&key) {
-        check_axis_value(key, v).map_err(|e| format!("'gc.{key}': {e}"))?;
+        check_axis_value(key, v).map_err(|e| {
+            // Axis values name their key; the on/off switches do not.
+            if e.contains(&format!("gc.{key}")) {
+                e
+            } else {
+                format!("'gc.{key}': {e}")
+            }
+        })?;
     }
     if let (true, toml::Value::String(s)) = (section == "ftl", v) {
         let parsed = match key {

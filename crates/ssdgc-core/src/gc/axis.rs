@@ -37,7 +37,9 @@ impl<T: FromStr<Err = String>> FromStr for AxisSetting<T> {
         if s == "scheme" {
             Ok(AxisSetting::Scheme)
         } else {
-            T::from_str(s).map(AxisSetting::Set)
+            T::from_str(s)
+                .map(AxisSetting::Set)
+                .map_err(|e| format!("{e} (or scheme: the named scheme's value)"))
         }
     }
 }
@@ -99,46 +101,8 @@ impl fmt::Display for Toggle {
     }
 }
 
-/// Declares an axis enum with its kebab-case names, `FromStr` (the error lists the names), `Display`
-/// and `ALL`.
-macro_rules! axis_enum {
-    ($(#[$m:meta])* $name:ident, $key:literal, { $($(#[$vm:meta])* $v:ident = $s:literal),+ $(,)? }) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum $name { $($(#[$vm])* $v),+ }
-
-        impl $name {
-            /// Every value, in declaration order.
-            pub const ALL: &'static [$name] = &[$($name::$v),+];
-            /// The value's name in configurations and reports.
-            pub fn name(self) -> &'static str {
-                match self { $($name::$v => $s),+ }
-            }
-        }
-
-        impl std::str::FromStr for $name {
-            type Err = String;
-            fn from_str(s: &str) -> Result<Self, String> {
-                match s {
-                    $($s => Ok($name::$v),)+
-                    _ => Err(format!(
-                        "unknown {} '{}' (known: {}, scheme)",
-                        $key,
-                        s,
-                        [$($s),+].join(", ")
-                    )),
-                }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.name())
-            }
-        }
-    };
-}
-pub(crate) use axis_enum;
+/// Axis values are keyword settings ([`crate::keyword`]).
+pub(crate) use crate::keyword::keyword_enum as axis_enum;
 
 #[cfg(test)]
 mod tests {
