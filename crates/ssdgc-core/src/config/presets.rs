@@ -1,0 +1,144 @@
+//! The built-in drive presets: the papers' drives and a small default, as TOML layered on the
+//! default.
+
+/// The PaGC paper's Table I drive (§VI) with `$blocks` blocks per plane: 16 channels × 8 chips of one
+/// die with 2 planes, 8 KiB pages, 256 pages per block, 25 % spare, 75 µs / 1.5 ms / 3.8 ms, GC below
+/// 7 % free pages per plane, and every request dispatched at once (as in the paper's SSDsim).
+macro_rules! pagc_table1 {
+    ($blocks:literal) => {
+        concat!(
+            "[geometry]\nchannels = 16\nchips_per_channel = 8\ndies_per_chip = 1\nplanes_per_die = 2\n",
+            "blocks_per_plane = ",
+            $blocks,
+            "\npages_per_block = 256\npage_size = \"8KiB\"\noverprovision = 0.25\n",
+            "[timing]\nread = \"75us\"\nprogram = \"1500us\"\nerase = \"3800us\"\nchannel_rate_mts = 333\n",
+            "[gc]\nthreshold = 0.07\ntrigger = \"pages\"\n[host]\nqueue_depth = 65536\n"
+        )
+    };
+}
+
+/// The built-in presets: name, description, TOML overrides on top of `default`.
+pub const PRESETS: &[(&str, &str, &str)] = &[
+    (
+        "default",
+        "small 2x2x1x2 MLC drive (8 planes, 512 MiB raw), runs in seconds",
+        PRESET_DEFAULT,
+    ),
+    (
+        "pagc",
+        "PaGC paper Table I: 800 GB-class enterprise drive, 16 ch x 8 chips, 2 planes/die, 8 KiB pages",
+        pagc_table1!(2048),
+    ),
+    (
+        "pagc-small",
+        "the PaGC Table I drive with 128 blocks per plane instead of 2,048 (16 ch x 8 chips, 64 GiB raw)",
+        pagc_table1!(128),
+    ),
+    (
+        "pgc",
+        "preemptible-GC paper Table VI: 8 ch x 1 element of 8 planes (4 dies x 2), 64-page blocks, SLC timing",
+        "[geometry]\nchannels = 8\nchips_per_channel = 1\ndies_per_chip = 4\nplanes_per_die = 2\n\
+         blocks_per_plane = 2048\npages_per_block = 64\npage_size = \"4KiB\"\noverprovision = 0.15\n\
+         [timing]\nread = \"25us\"\nprogram = \"200us\"\nerase = \"1500us\"\n\
+         [gc]\nthreshold = 0.05\n",
+    ),
+    (
+        "ppm-slc",
+        "parallel-page-migration paper Table 1, SLC: 4 ch x 4 chips x 2 dies x 2 planes, 64-page blocks",
+        "[geometry]\nchannels = 4\nchips_per_channel = 4\ndies_per_chip = 2\nplanes_per_die = 2\n\
+         blocks_per_plane = 2048\npages_per_block = 64\npage_size = \"4KiB\"\noverprovision = 0.15\n\
+         [timing]\nread = \"25us\"\nprogram = \"200us\"\nerase = \"1500us\"\n\
+         [gc]\nthreshold = 0.10\n",
+    ),
+    (
+        "ppm-mlc",
+        "parallel-page-migration paper Table 1, MLC: as ppm-slc with 256-page blocks and MLC timing",
+        "[geometry]\nchannels = 4\nchips_per_channel = 4\ndies_per_chip = 2\nplanes_per_die = 2\n\
+         blocks_per_plane = 2048\npages_per_block = 256\npage_size = \"4KiB\"\noverprovision = 0.15\n\
+         [timing]\nread = \"75us\"\nprogram = \"1300us\"\nerase = \"3800us\"\n\
+         [gc]\nthreshold = 0.10\n",
+    ),
+    (
+        "agc-64g",
+        "AGC/DGC paper: 64 GB drive, 4 ch x 4 ways, 2 dies x 2 planes, 128-page blocks, 3% free, 1% GC threshold",
+        "[geometry]\nchannels = 4\nchips_per_channel = 4\ndies_per_chip = 2\nplanes_per_die = 2\n\
+         blocks_per_plane = 2048\npages_per_block = 128\npage_size = \"4KiB\"\noverprovision = 0.03\n\
+         [timing]\nread = \"183200ns\"\nprogram = \"860360ns\"\nerase = \"2ms\"\n\
+         [gc]\nthreshold = 0.01\n",
+    ),
+    (
+        "agc-128g",
+        "AGC/DGC paper: 128 GB drive, 8 ch x 8 ways, 2 dies x 2 planes, 128-page blocks, 3% free, 1% GC threshold",
+        "[geometry]\nchannels = 8\nchips_per_channel = 8\ndies_per_chip = 2\nplanes_per_die = 2\n\
+         blocks_per_plane = 1024\npages_per_block = 128\npage_size = \"4KiB\"\noverprovision = 0.03\n\
+         [timing]\nread = \"183200ns\"\nprogram = \"860360ns\"\nerase = \"2ms\"\n\
+         [gc]\nthreshold = 0.01\n",
+    ),
+];
+
+pub(super) const PRESET_DEFAULT: &str = r#"
+[geometry]
+channels = 2
+chips_per_channel = 2
+dies_per_chip = 1
+planes_per_die = 2
+blocks_per_plane = 256
+pages_per_block = 64
+page_size = "4KiB"
+overprovision = 0.20
+
+[timing]
+read = "50us"
+program = "600us"
+erase = "3ms"
+channel_rate_mts = 333
+channel_width_bits = 8
+command = "0ns"
+suspend = "20us"
+
+[ftl]
+allocation = "CWDP"
+pool = "fifo"
+hot_to = "young"
+
+[gc]
+scheme = "baseline"
+victim = "greedy"
+threshold = 0.03
+trigger = "blocks"
+pagc_threshold = 0.0
+idle_threshold = 0.0
+soft_threshold = 0.0
+hard_threshold = 0.0
+copyback = true
+when = "scheme"
+collect = "scheme"
+preempt = "scheme"
+merge = "scheme"
+pipeline = "scheme"
+suspend = "scheme"
+planes = "scheme"
+migration = "scheme"
+
+[host]
+queue_depth = 32
+fold = "wrap"
+time_scale = 1.0
+
+[buffer]
+size = 0
+latency = "20ns"
+
+[precondition]
+mode = "steady"
+overwrites = 2.0
+
+[array]
+drives = 1
+chunk = "64KiB"
+"#;
+
+/// Names and descriptions of the presets.
+pub fn presets() -> impl Iterator<Item = (&'static str, &'static str)> {
+    PRESETS.iter().map(|(n, d, _)| (*n, *d))
+}

@@ -1,0 +1,299 @@
+//! Unit tests of the configuration: layering, typed keys, errors naming their source, validation.
+
+use super::*;
+
+#[test]
+fn durations_parse_exactly() {
+    assert_eq!(parse_duration("25us"), Ok(25_000));
+    assert_eq!(parse_duration("1.5ms"), Ok(1_500_000));
+    assert_eq!(parse_duration("183.2us"), Ok(183_200));
+    assert_eq!(parse_duration("2s"), Ok(2_000_000_000));
+    assert_eq!(parse_duration("100ns"), Ok(100));
+    assert!(parse_duration("1.5ns").is_err());
+    assert!(parse_duration("25").is_err());
+    assert!(parse_duration("x ms").is_err());
+}
+
+#[test]
+fn sizes_parse() {
+    assert_eq!(parse_size("8KiB"), Ok(8192));
+    assert_eq!(parse_size("4096"), Ok(4096));
+    assert_eq!(parse_size("1.5KiB"), Ok(1536));
+    assert!(parse_size("lots").is_err());
+}
+
+#[test]
+fn every_preset_is_valid() {
+    for (name, _) in presets() {
+        Config::preset(name).unwrap_or_else(|e| panic!("preset {name}: {e}"));
+    }
+}
+
+#[test]
+fn overrides_apply_and_typos_are_errors() {
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    b.set("geometry.blocks_per_plane=300").unwrap();
+    b.set("ftl.allocation=PCWD").unwrap();
+    b.set("timing.read=30us").unwrap();
+    let c = b.clone().build().unwrap();
+    assert_eq!(c.geometry.blocks_per_plane, 300);
+    assert_eq!(c.ftl.allocation, "PCWD");
+    assert_eq!(c.timing.read.ns(), 30_000);
+    let e = b.set("geometry.blocks_per_plan=3").unwrap_err();
+    assert!(e
+        .to_string()
+        .contains("unknown key 'geometry.blocks_per_plan'"));
+    let e = b.set("timing.read=fast").unwrap_err();
+    assert!(e.to_string().contains("timing.read"), "{e}");
+    let e = b.set("gc.threshold=true").unwrap_err();
+    assert!(e.to_string().contains("must be a number"), "{e}");
+}
+
+#[test]
+fn file_errors_name_the_line() {
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    let text = "[geometry]\nchannels = 4\nplanez = 2\n";
+    let e = b.merge_text(text, "drive.toml").unwrap_err();
+    assert_eq!(e.source_name, "drive.toml");
+    assert_eq!(e.line, Some(3));
+    let e = b.merge_text("[geometry\n", "bad.toml").unwrap_err();
+    assert_eq!(e.line, Some(1));
+    let e = b.merge_text("[nosuch]\na = 1\n", "x.toml").unwrap_err();
+    assert_eq!(e.line, Some(1));
+    assert!(e.msg.contains("unknown section"));
+    // A mistyped dotted key outside any section names its line too.
+    let e = b
+        .merge_text("# drive\n\ngeometry.planez = 2\n", "dotted.toml")
+        .unwrap_err();
+    assert_eq!(e.line, Some(3), "{e}");
+    assert!(e.msg.contains("geometry.planez"));
+    let e = b
+        .merge_text(
+            "[gc]\nthreshold = 0.05\nwhen = \"sometimes\"\n",
+            "axes.toml",
+        )
+        .unwrap_err();
+    assert_eq!(e.line, Some(3), "{e}");
+    assert!(e.msg.contains("gc.when"));
+}
+
+#[test]
+fn impossible_geometry_is_rejected_with_a_reason() {
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    b.set("geometry.overprovision=0.0").unwrap();
+    let e = b.build().unwrap_err();
+    assert!(e.msg.contains("impossible geometry"), "{e}");
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    b.set("geometry.channels=0").unwrap();
+    assert!(b.build().is_err());
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    b.set("ftl.allocation=CWDX").unwrap();
+    assert!(b.build().unwrap_err().msg.contains("ftl.allocation"));
+}
+
+fn build_with(sets: &[&str]) -> Result<Config, ConfigError> {
+    let mut b = ConfigBuilder::preset("default")?;
+    for s in sets {
+        b.set(s)?;
+    }
+    b.build()
+}
+
+#[test]
+fn unreachable_thresholds_are_rejected_for_the_schemes_that_use_them() {
+    // The default drive: 256 blocks per plane, 205 of them for logical pages, so at most
+    // 256 - 205 - 4 = 47 free blocks (3,008 pages) per plane.
+    let e = build_with(&["gc.scheme=pgc-none", "gc.soft_threshold=0.4"]).unwrap_err();
+    assert!(
+        e.msg.starts_with(
+            "gc.hard_threshold = 0.2 (the default, half of gc.soft_threshold) asks for 52"
+        ),
+        "{e}"
+    );
+    assert!(e.msg.contains("at most 47 free blocks"), "{e}");
+    let e = build_with(&[
+        "gc.scheme=fpgc",
+        "gc.soft_threshold=0.4",
+        "gc.hard_threshold=0.19",
+    ])
+    .unwrap_err();
+    assert!(
+        e.msg.starts_with("gc.hard_threshold = 0.19 asks for 49"),
+        "{e}"
+    );
+    // A soft threshold beyond reach is allowed: GC then runs preemptibly all along.
+    build_with(&[
+        "gc.scheme=pgc-none",
+        "gc.soft_threshold=0.4",
+        "gc.hard_threshold=0.18",
+    ])
+    .unwrap();
+    build_with(&["gc.scheme=pgc-none", "gc.soft_threshold=0.36"]).unwrap();
+    build_with(&["gc.scheme=baseline", "gc.soft_threshold=0.4"]).unwrap();
+    let e = build_with(&["gc.scheme=idle", "gc.idle_threshold=0.19"]).unwrap_err();
+    assert!(e.msg.contains("gc.idle_threshold = 0.19"), "{e}");
+    build_with(&["gc.scheme=idle", "gc.idle_threshold=0.18"]).unwrap();
+    let e = build_with(&["gc.scheme=pagc-cache", "gc.pagc_threshold=0.2"]).unwrap_err();
+    assert!(e.msg.contains("gc.pagc_threshold = 0.2"), "{e}");
+    build_with(&["gc.scheme=pagc-blind", "gc.pagc_threshold=0.2"]).unwrap();
+    for name in presets().map(|(n, _)| n) {
+        for scheme in crate::gc::schemes::PRESETS.iter().map(|(n, _, _)| *n) {
+            let mut b = ConfigBuilder::preset(name).unwrap();
+            b.set(&format!("gc.scheme={scheme}")).unwrap();
+            b.build()
+                .unwrap_or_else(|e| panic!("preset {name}, scheme {scheme}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn geometry_products_are_checked_and_a_drive_needs_logical_pages() {
+    let e = build_with(&[
+        "geometry.channels=65536",
+        "geometry.chips_per_channel=65536",
+        "geometry.dies_per_chip=65536",
+        "geometry.planes_per_die=64",
+    ])
+    .unwrap_err();
+    assert!(e.msg.contains("more than 2^64 physical pages"), "{e}");
+    let e = build_with(&[
+        "geometry.channels=1",
+        "geometry.chips_per_channel=1",
+        "geometry.planes_per_die=1",
+        "geometry.blocks_per_plane=8",
+        "geometry.pages_per_block=1",
+        "geometry.overprovision=0.9",
+    ])
+    .unwrap_err();
+    assert!(e.msg.contains("no logical page"), "{e}");
+    let e = build_with(&["gc.scheme=pagc-blind", "geometry.planes_per_die=9"]).unwrap_err();
+    assert!(e.msg.contains("exceeds 8"), "{e}");
+    build_with(&["gc.scheme=pagc-blind", "geometry.planes_per_die=8"]).unwrap();
+}
+
+#[test]
+fn durations_and_time_scale_are_bounded() {
+    build_with(&["timing.erase=\"1s\""]).unwrap();
+    let e = build_with(&["timing.erase=1000000001"]).unwrap_err();
+    assert!(e.msg.contains("timing.erase = 1000000001ns exceeds"), "{e}");
+    let e = build_with(&["buffer.latency=\"2s\""]).unwrap_err();
+    assert!(e.msg.contains("buffer.latency"), "{e}");
+    build_with(&["host.time_scale=1e6"]).unwrap();
+    for bad in ["1e300", "inf", "nan", "0", "-1"] {
+        let e = build_with(&[&format!("host.time_scale={bad}")]).unwrap_err();
+        assert!(e.msg.contains("host.time_scale"), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn out_of_range_integers_and_line_breaks_name_the_key() {
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    let e = b
+        .merge_text("[geometry]\n\nchannels = 4294967296\n", "big.toml")
+        .unwrap_err();
+    assert_eq!((e.source_name.as_str(), e.line), ("big.toml", Some(3)));
+    assert!(
+        e.msg
+            .starts_with("'geometry.channels' = 4294967296 is out of range"),
+        "{e}"
+    );
+    let e = b
+        .merge_text("[buffer]\nsize = -1\n", "neg.toml")
+        .unwrap_err();
+    assert_eq!(e.line, Some(2));
+    assert_eq!(e.msg, "'buffer.size' = -1 must not be negative");
+    b.merge_text("[geometry]\nchannels = 4294967295\n", "max.toml")
+        .unwrap();
+    let e = b
+        .set("gc.threshold=0.1\n[host]\nqueue_depth=1")
+        .unwrap_err();
+    assert_eq!(e.to_string().lines().count(), 1, "{e}");
+    assert!(e.msg.contains("one line"), "{e}");
+}
+
+#[test]
+fn array_settings_are_checked() {
+    let c = Config::default();
+    assert_eq!((c.array.drives, c.array.chunk.0), (1, 64 << 10));
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    b.set("array.drives=3").unwrap();
+    b.set("array.chunk=\"16KiB\"").unwrap();
+    let c = b.build().unwrap();
+    assert_eq!((c.array.drives, c.array.chunk.0), (3, 16 << 10));
+    for (set, needle) in [
+        ("array.drives=0", "array.drives"),
+        ("array.drives=65", "array.drives"),
+        ("array.chunk=\"6KiB\"", "array.chunk"),
+        ("array.chunk=0", "array.chunk"),
+    ] {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set(set).unwrap();
+        let e = b.build().unwrap_err();
+        assert!(e.msg.contains(needle), "{set}: {e}");
+    }
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    let e = b.set("array.stripes=2").unwrap_err();
+    assert!(e.to_string().contains("unknown key 'array.stripes'"), "{e}");
+    let e = b.set("array.chunk=big").unwrap_err();
+    assert!(e.to_string().contains("array.chunk"), "{e}");
+}
+
+#[test]
+fn ftl_pool_and_hot_to_are_typed_and_errors_name_the_key() {
+    let c = Config::default();
+    assert_eq!(c.ftl.pool, crate::ftl::PoolOrder::Fifo);
+    assert_eq!(c.ftl.hot_to, crate::ftl::HotTo::Young);
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    b.set("ftl.pool=youngest").unwrap();
+    b.set("ftl.hot_to=\"old\"").unwrap();
+    let c = b.clone().build().unwrap();
+    assert_eq!(c.ftl.pool, crate::ftl::PoolOrder::Youngest);
+    assert_eq!(c.ftl.hot_to, crate::ftl::HotTo::Old);
+    assert!(c.to_toml().contains("pool = \"youngest\""));
+    let e = b.set("ftl.pool=lifo").unwrap_err();
+    assert!(e.to_string().contains("'ftl.pool'") && e.msg.contains("fifo, youngest, oldest"));
+    let e = b.set("ftl.hot_to=warm").unwrap_err();
+    assert!(e.to_string().contains("'ftl.hot_to'") && e.msg.contains("young, old"));
+    let e = b.merge_text("[ftl]\npool = 3\n", "drive.toml").unwrap_err();
+    assert_eq!(e.line, Some(2));
+    let e = b
+        .merge_text("[ftl]\nallocation = \"CWDP\"\nhot_to = \"hot\"\n", "d.toml")
+        .unwrap_err();
+    assert_eq!((e.line, e.msg.contains("ftl.hot_to")), (Some(3), true));
+}
+
+#[test]
+fn parameters_follow_the_settings() {
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    b.set("gc.trigger=pages").unwrap();
+    b.set("ftl.pool=oldest").unwrap();
+    let c = b.build().unwrap();
+    let p = c.ftl_params().unwrap();
+    assert_eq!(p.pool, crate::ftl::PoolOrder::Oldest);
+    assert_eq!(p.trigger.blocks, c.gc_threshold_blocks());
+    assert_eq!(
+        p.trigger.pages,
+        Some((0.03f64 * 256.0 * 64.0).ceil() as u64)
+    );
+    assert_eq!(
+        crate::ftl::CandidateIndexKind::name(p.candidates.as_ref()),
+        "greedy"
+    );
+    let mut bad = c.clone();
+    bad.gc.victim = "nosuch".into();
+    assert!(bad.ftl_params().unwrap_err().contains("nosuch"));
+    let g = crate::flash::Geometry::new(&c);
+    assert_eq!(g, crate::flash::Geometry::new(c.geometry_params()));
+    assert_eq!(g.planes, 8);
+    let t = crate::flash::Timing::new(&c);
+    assert_eq!(t.read, c.timing.read.ns());
+}
+
+#[test]
+fn config_round_trips_through_toml() {
+    let c = Config::preset("pagc").unwrap();
+    let text = c.to_toml();
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    b.merge_text(&text, "dump").unwrap();
+    assert_eq!(b.build().unwrap(), c);
+}

@@ -1,0 +1,323 @@
+//! Validation: every impossible setting rejected with a reason naming its key.
+
+use super::*;
+
+impl Config {
+    /// Rejects impossible settings with a reason.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let g = &self.geometry;
+        let bad = |m: String| Err(ConfigError::invalid(m));
+        for (name, v) in [
+            ("geometry.channels", g.channels),
+            ("geometry.chips_per_channel", g.chips_per_channel),
+            ("geometry.dies_per_chip", g.dies_per_chip),
+            ("geometry.planes_per_die", g.planes_per_die),
+            ("geometry.blocks_per_plane", g.blocks_per_plane),
+            ("geometry.pages_per_block", g.pages_per_block),
+        ] {
+            if v == 0 {
+                return bad(format!("{name} must be at least 1"));
+            }
+        }
+        if g.pages_per_block > u16::MAX as u32 {
+            return bad(format!(
+                "geometry.pages_per_block = {} exceeds the supported maximum {}",
+                g.pages_per_block,
+                u16::MAX
+            ));
+        }
+        if g.page_size.0 < 512 || !g.page_size.0.is_multiple_of(512) {
+            return bad(format!(
+                "geometry.page_size = {} must be a positive multiple of 512 bytes",
+                g.page_size.0
+            ));
+        }
+        if g.page_size.0 > MAX_PAGE_SIZE {
+            return bad(format!(
+                "geometry.page_size = {} exceeds the supported maximum of {MAX_PAGE_SIZE} bytes (1 MiB)",
+                g.page_size.0
+            ));
+        }
+        if g.planes_per_die > MAX_PLANES_PER_DIE {
+            return bad(format!(
+                "geometry.planes_per_die = {} exceeds the supported maximum {MAX_PLANES_PER_DIE}",
+                g.planes_per_die
+            ));
+        }
+        let pagc_max = crate::gc::pagc_plan::MAX_PLANES as u32;
+        let axes = self.gc_axes().ok();
+        if axes.is_some_and(|a| a.planes.is_pagc()) && g.planes_per_die > pagc_max {
+            return bad(format!(
+                "geometry.planes_per_die = {} exceeds {pagc_max}, the most planes per die the PaGC \
+                 schemes handle (gc.planes = {})",
+                g.planes_per_die,
+                axes.map(|a| a.planes.to_string()).unwrap_or_default()
+            ));
+        }
+        if !(0.0..0.95).contains(&g.overprovision) || g.overprovision.is_nan() {
+            return bad(format!(
+                "geometry.overprovision = {} must be in [0, 0.95)",
+                g.overprovision
+            ));
+        }
+        // Checked products: the plane count, and the physical pages, which must fit a `Ppn` (u32,
+        // with the top bit reserved).
+        let max_pages = (1u64 << 31) - 1;
+        let planes = [g.chips_per_channel, g.dies_per_chip, g.planes_per_die]
+            .iter()
+            .try_fold(g.channels as u64, |a, &b| a.checked_mul(b as u64));
+        let pages = planes.and_then(|p| {
+            p.checked_mul(g.blocks_per_plane as u64)?
+                .checked_mul(g.pages_per_block as u64)
+        });
+        let (Some(planes), Some(pages)) = (planes, pages.filter(|&p| p <= max_pages)) else {
+            return bad(format!(
+                "the drive has {} physical pages (geometry.channels × chips_per_channel × \
+                 dies_per_chip × planes_per_die × blocks_per_plane × pages_per_block); at most \
+                 {max_pages} are supported (use larger pages)",
+                pages.map_or_else(|| "more than 2^64".to_string(), |p| p.to_string())
+            ));
+        };
+        let logical = (pages as f64 * (1.0 - g.overprovision)).floor() as u64;
+        if logical == 0 {
+            return bad(format!(
+                "the drive has no logical page: {pages} physical pages with geometry.overprovision = {} \
+                 leave none for the host; lower geometry.overprovision or add blocks",
+                g.overprovision
+            ));
+        }
+        if !(self.gc.threshold > 0.0 && self.gc.threshold < 0.5) {
+            return bad(format!(
+                "gc.threshold = {} must be a free-block share in (0, 0.5)",
+                self.gc.threshold
+            ));
+        }
+        for (name, v) in [
+            ("gc.idle_threshold", self.gc.idle_threshold),
+            ("gc.soft_threshold", self.gc.soft_threshold),
+            ("gc.hard_threshold", self.gc.hard_threshold),
+        ] {
+            if !(0.0..0.5).contains(&v) {
+                return bad(format!(
+                    "{name} = {v} must be 0 (the default) or a free-block share in (0, 0.5)"
+                ));
+            }
+        }
+        if self.gc.hard_threshold > 0.0
+            && self.gc.soft_threshold > 0.0
+            && self.gc.hard_threshold > self.gc.soft_threshold
+        {
+            return bad(format!(
+                "gc.hard_threshold = {} must not exceed gc.soft_threshold = {}",
+                self.gc.hard_threshold, self.gc.soft_threshold
+            ));
+        }
+        if !(0.0..0.9).contains(&self.gc.pagc_threshold) {
+            return bad(format!(
+                "gc.pagc_threshold = {} must be a free-page share in [0, 0.9) (0: gc.threshold + 0.05)",
+                self.gc.pagc_threshold
+            ));
+        }
+        // Each plane holds ceil(logical / planes) logical pages; it needs blocks for them, for the
+        // free blocks the trigger holds back, for three write points (host, GC, aligned GC), and at
+        // least one block of slack so that a victim with an invalid page always exists (the
+        // minimum-spare rule of MODEL.md).
+        let per_plane_logical = logical.div_ceil(planes);
+        let per_plane_blocks_needed = per_plane_logical.div_ceil(g.pages_per_block as u64)
+            + self.gc_threshold_blocks() as u64
+            + 4;
+        if per_plane_blocks_needed > g.blocks_per_plane as u64 {
+            return bad(format!(
+                "impossible geometry: with overprovision {} each plane must hold {} logical pages, which \
+                 with {} free blocks held back by gc.threshold = {} and the write points needs {} blocks, \
+                 but a plane has {}; raise geometry.overprovision or lower gc.threshold",
+                g.overprovision,
+                per_plane_logical,
+                self.gc_threshold_blocks(),
+                self.gc.threshold,
+                per_plane_blocks_needed,
+                g.blocks_per_plane
+            ));
+        }
+        if axes.is_some_and(|a| a.planes == crate::gc::planes::Planes::Superblock) {
+            // The superblock drive merges the planes of a die: one plane per die.
+            let dies = planes / g.planes_per_die as u64;
+            let sb_pages = pages / g.planes_per_die as u64;
+            let sb_logical = (sb_pages as f64 * (1.0 - g.overprovision)).floor() as u64;
+            let needed = sb_logical.div_ceil(dies).div_ceil(g.pages_per_block as u64)
+                + self.gc_threshold_blocks() as u64
+                + 4;
+            if needed > g.blocks_per_plane as u64 {
+                return bad(format!(
+                    "impossible geometry for gc.scheme = superblock: a superblock plane needs {needed} \
+                     blocks (its logical pages, the gc.threshold = {} reserve and the write points) but \
+                     has {}; raise geometry.overprovision or lower gc.threshold",
+                    self.gc.threshold, g.blocks_per_plane
+                ));
+            }
+        }
+        self.check_reachable_thresholds(per_plane_logical)?;
+        let b = &self.buffer;
+        if b.size.0 > 0 && b.size.0 < g.page_size.0 {
+            return bad(format!(
+                "buffer.size = {} must be 0 (no buffer) or at least one page ({} bytes)",
+                b.size.0, g.page_size.0
+            ));
+        }
+        if b.size.0 / g.page_size.0 > u32::MAX as u64 {
+            return bad(format!("buffer.size = {} is too large", b.size.0));
+        }
+        let t = &self.timing;
+        if t.read.0 == 0 || t.program.0 == 0 || t.erase.0 == 0 {
+            return bad("timing.read, timing.program and timing.erase must be positive".into());
+        }
+        for (name, d) in [
+            ("timing.read", t.read),
+            ("timing.program", t.program),
+            ("timing.erase", t.erase),
+            ("timing.command", t.command),
+            ("timing.suspend", t.suspend),
+            ("buffer.latency", b.latency),
+        ] {
+            if d.0 > MAX_DURATION {
+                return bad(format!(
+                    "{name} = {} exceeds the supported maximum of 1s",
+                    format_duration(d.0)
+                ));
+            }
+        }
+        if t.channel_rate_mts == 0
+            || t.channel_width_bits == 0
+            || !t.channel_width_bits.is_multiple_of(8)
+        {
+            return bad(
+                "timing.channel_rate_mts must be positive and timing.channel_width_bits a positive multiple of 8"
+                    .into(),
+            );
+        }
+        crate::flash::AllocationOrder::parse(&self.ftl.allocation)
+            .map_err(|e| ConfigError::invalid(format!("ftl.allocation: {e}")))?;
+        if self.host.queue_depth == 0 || self.host.queue_depth > 65_536 {
+            return bad(format!(
+                "host.queue_depth = {} must be in 1..=65536",
+                self.host.queue_depth
+            ));
+        }
+        if !(self.host.time_scale > 0.0 && self.host.time_scale <= MAX_TIME_SCALE) {
+            return bad(format!(
+                "host.time_scale = {:?} must be a positive number of at most {MAX_TIME_SCALE:e}",
+                self.host.time_scale
+            ));
+        }
+        if !(self.precondition.overwrites >= 0.0 && self.precondition.overwrites <= 1000.0) {
+            return bad(format!(
+                "precondition.overwrites = {} must be in [0, 1000]",
+                self.precondition.overwrites
+            ));
+        }
+        let a = &self.array;
+        if a.drives == 0 || a.drives > MAX_DRIVES {
+            return bad(format!(
+                "array.drives = {} must be in 1..={MAX_DRIVES}",
+                a.drives
+            ));
+        }
+        if a.chunk.0 == 0 || !a.chunk.0.is_multiple_of(g.page_size.0) {
+            return bad(format!(
+                "array.chunk = {} must be a positive multiple of the page size ({} bytes)",
+                a.chunk.0, g.page_size.0
+            ));
+        }
+        crate::gc::schemes::GcAxes::resolve(&self.gc).map_err(ConfigError::invalid)?;
+        Ok(())
+    }
+
+    /// Rejects thresholds a plane can never reach (a scheme waiting for them would collect forever):
+    /// every threshold the scheme uses, converted to blocks (or, for free-page shares, pages), must
+    /// not exceed the free blocks a plane can keep: its blocks less those its logical pages fill,
+    /// three write points and one block of slack (the limit `gc.threshold` itself obeys).
+    fn check_reachable_thresholds(&self, per_plane_logical: u64) -> Result<(), ConfigError> {
+        let g = &self.geometry;
+        let ppb = g.pages_per_block as u64;
+        let bpp = g.blocks_per_plane as u64;
+        let limit_blocks = bpp.saturating_sub(per_plane_logical.div_ceil(ppb) + 4);
+        let limit_pages = limit_blocks * ppb;
+        let pages_per_plane = bpp * ppb;
+        let share = |v: f64, of: u64| (v * of as f64).ceil() as u64;
+        // The thresholds the configured GC axes use (an invalid GC configuration is reported by
+        // `validate` itself).
+        let Ok(axes) = self.gc_axes() else {
+            return Ok(());
+        };
+        use crate::gc::{planes::Planes, when::When};
+        let default_note = |set: f64, note: &str| {
+            if set > 0.0 {
+                String::new()
+            } else {
+                format!(" (the default, {note})")
+            }
+        };
+        let unreachable = |key: &str,
+                           value: f64,
+                           note: String,
+                           need: u64,
+                           unit: &str,
+                           limit: u64| {
+            Err(ConfigError::invalid(format!(
+                "{key} = {value}{note} asks for {need} free {unit} per plane, but a plane can keep at \
+                 most {limit} free {unit} (blocks_per_plane {bpp} less {} for its logical pages, 3 \
+                 write points and 1 spare); lower {key} or raise geometry.overprovision",
+                per_plane_logical.div_ceil(ppb)
+            )))
+        };
+        // Preemptible GC: below the hard threshold writes stop preempting GC and wait for it, so an
+        // unreachable one makes every write wait for GC that never ends. The soft threshold may lie
+        // beyond reach (GC then runs preemptibly all along, as in the paper's Table V test).
+        if axes.when == When::States {
+            let (_, hard) = self.pgc_threshold_blocks();
+            if hard as u64 > limit_blocks {
+                let note = default_note(self.gc.hard_threshold, "half of gc.soft_threshold");
+                let soft_v = if self.gc.soft_threshold > 0.0 {
+                    self.gc.soft_threshold
+                } else {
+                    self.gc.threshold
+                };
+                let hard_v = if self.gc.hard_threshold > 0.0 {
+                    self.gc.hard_threshold
+                } else {
+                    soft_v / 2.0
+                };
+                return unreachable(
+                    "gc.hard_threshold",
+                    hard_v,
+                    note,
+                    hard as u64,
+                    "blocks",
+                    limit_blocks,
+                );
+            }
+        }
+        // The idle level and the PaGC join level are checked when set: their defaults, derived from
+        // gc.threshold, may lie beyond reach on a drive with little spare, where idle GC stops at
+        // the first job that gains nothing and every paired plane joins; neither waits forever.
+        if axes.when == When::Idle && self.gc.idle_threshold > 0.0 {
+            let v = self.idle_threshold();
+            let need = share(v, pages_per_plane);
+            if need > limit_pages {
+                let note = String::new();
+                return unreachable("gc.idle_threshold", v, note, need, "pages", limit_pages);
+            }
+        }
+        if matches!(axes.planes, Planes::PagcThreshold | Planes::PagcCache)
+            && self.gc.pagc_threshold > 0.0
+        {
+            let v = self.pagc_threshold();
+            let need = share(v, pages_per_plane);
+            if need > limit_pages {
+                let note = String::new();
+                return unreachable("gc.pagc_threshold", v, note, need, "pages", limit_pages);
+            }
+        }
+        Ok(())
+    }
+}
