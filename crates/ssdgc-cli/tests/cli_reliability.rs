@@ -509,3 +509,23 @@ fn gc_that_cannot_free_space_ends_with_no_progress_instead_of_running_forever() 
         &["no progress", "GC erased", "no host request completed"],
     );
 }
+
+#[test]
+fn the_superblock_drive_is_addressed_in_its_own_logical_space() {
+    // Repro D: the synthetic workload spans the drive the scheme simulates, so with folding off no
+    // request lies beyond it (on either drive).
+    for gc in ["superblock", "baseline"] {
+        let v = json(&[
+            "run",
+            "--json",
+            "-q",
+            "--gc",
+            gc,
+            "--fold",
+            "reject",
+            "--synthetic",
+            "count=3000,span=1,size=exp:16KiB",
+        ]);
+        assert_eq!(u64_at(&v, &["requests", "total"]), 3000, "{gc}");
+    }
+}
