@@ -25,7 +25,7 @@ macro_rules! keyword_enum {
                 match s {
                     $($s => Ok($name::$v),)+
                     _ => Err(format!(
-                        "{} = '{}' must be one of: {}",
+                        "'{}' = '{}' must be one of: {}",
                         $key,
                         s,
                         [$($s),+].join(", ")

@@ -48,6 +48,8 @@ pub(crate) fn check(section: &str, key: &str, v: &toml::Value) -> Option<Result<
         ("gc", "trigger") => parse(|s| s.parse::<ThresholdUnit>().map(drop)),
         ("host", "fold") => parse(|s| s.parse::<Fold>().map(drop)),
         ("precondition", "mode") => parse(|s| s.parse::<AgeingMode>().map(drop)),
+        ("ftl", "pool") => parse(|s| s.parse::<crate::ftl::PoolOrder>().map(drop)),
+        ("ftl", "hot_to") => parse(|s| s.parse::<crate::ftl::HotTo>().map(drop)),
         _ => None,
     }
 }
@@ -63,7 +65,7 @@ mod tests {
         let e = "sometimes".parse::<AgeingMode>().unwrap_err();
         assert_eq!(
             e,
-            "precondition.mode = 'sometimes' must be one of: none, fill, steady"
+            "'precondition.mode' = 'sometimes' must be one of: none, fill, steady"
         );
     }
 }

@@ -659,14 +659,6 @@ fn check_entry(
             }
         })?;
     }
-    if let (true, toml::Value::String(s)) = (section == "ftl", v) {
-        let parsed = match key {
-            "pool" => s.parse::<crate::ftl::PoolOrder>().map(drop),
-            "hot_to" => s.parse::<crate::ftl::HotTo>().map(drop),
-            _ => Ok(()),
-        };
-        parsed.map_err(|e| format!("'ftl.{key}': {e}"))?;
-    }
     // Strings that carry units are checked here so that the error names the key.
     if let toml::Value::String(s) = v {
         if section == "timing" && takes_unit(section, key) {

@@ -24,11 +24,6 @@
 //!
 //! [`share`]: StreamLayout::share
 
-use std::fmt;
-use std::str::FromStr;
-
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 use super::pool::Take;
 
 /// A write stream; each is mapped to a write point per plane by the [`StreamLayout`].
@@ -61,26 +56,18 @@ impl Stream {
     ];
 }
 
-/// Which end of an erase-ordered free pool the hot stream takes its blocks from (`ftl.hot_to`); the
-/// cold stream takes the other end.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum HotTo {
-    /// Hot data to the youngest free blocks, cold data to the oldest (evens wear).
-    #[default]
-    Young,
-    /// Hot data to the oldest free blocks, cold data to the youngest.
-    Old,
-}
-
-impl HotTo {
-    /// The value's name in configurations.
-    pub fn name(self) -> &'static str {
-        match self {
-            HotTo::Young => "young",
-            HotTo::Old => "old",
-        }
+crate::keyword::keyword_enum!(
+    /// Which end of an erase-ordered free pool the hot stream takes its blocks from (`ftl.hot_to`);
+    /// the cold stream takes the other end.
+    #[derive(Default)]
+    HotTo, "ftl.hot_to", {
+        /// Hot data to the youngest free blocks, cold data to the oldest (evens wear).
+        #[default]
+        Young = "young",
+        /// Hot data to the oldest free blocks, cold data to the youngest.
+        Old = "old",
     }
-}
+);
 
 /// The write point and pool end of every stream of a plane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,37 +119,6 @@ impl StreamLayout {
 impl Default for StreamLayout {
     fn default() -> Self {
         StreamLayout::new(HotTo::default())
-    }
-}
-
-impl FromStr for HotTo {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "young" => Ok(HotTo::Young),
-            "old" => Ok(HotTo::Old),
-            _ => Err(format!("unknown hot-data end '{s}' (known: young, old)")),
-        }
-    }
-}
-
-impl fmt::Display for HotTo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl Serialize for HotTo {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
-}
-
-impl<'de> Deserialize<'de> for HotTo {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
     }
 }
 

@@ -18,37 +18,19 @@ pub mod fifo;
 pub use by_age::ByAge;
 pub use fifo::Fifo;
 
-use std::fmt;
-use std::str::FromStr;
-
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-/// The order in which a plane's free pool hands out blocks (`ftl.pool`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum PoolOrder {
-    /// First freed, first out.
-    #[default]
-    Fifo,
-    /// Fewest erases first.
-    Youngest,
-    /// Most erases first.
-    Oldest,
-}
-
-impl PoolOrder {
-    /// Every order, in declaration order.
-    pub const ALL: &'static [PoolOrder] =
-        &[PoolOrder::Fifo, PoolOrder::Youngest, PoolOrder::Oldest];
-
-    /// The order's name in configurations.
-    pub fn name(self) -> &'static str {
-        match self {
-            PoolOrder::Fifo => "fifo",
-            PoolOrder::Youngest => "youngest",
-            PoolOrder::Oldest => "oldest",
-        }
+crate::keyword::keyword_enum!(
+    /// The order in which a plane's free pool hands out blocks (`ftl.pool`).
+    #[derive(Default)]
+    PoolOrder, "ftl.pool", {
+        /// First freed, first out.
+        #[default]
+        Fifo = "fifo",
+        /// Fewest erases first.
+        Youngest = "youngest",
+        /// Most erases first.
+        Oldest = "oldest",
     }
-}
+);
 
 /// Which block a stream takes from its plane's free pool when its write point opens a block.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -161,37 +143,6 @@ impl FreePool {
             }
         }
         Ok(listed.into_iter().map(|(b, _)| b).collect())
-    }
-}
-
-impl FromStr for PoolOrder {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        PoolOrder::ALL
-            .iter()
-            .copied()
-            .find(|o| o.name() == s)
-            .ok_or_else(|| format!("unknown pool order '{s}' (known: fifo, youngest, oldest)"))
-    }
-}
-
-impl fmt::Display for PoolOrder {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl Serialize for PoolOrder {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
-}
-
-impl<'de> Deserialize<'de> for PoolOrder {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d)?
-            .parse()
-            .map_err(serde::de::Error::custom)
     }
 }
 
