@@ -5,14 +5,8 @@
 use serde::Serialize;
 
 use super::breakdown::{self, BreakdownReport, DieClock, PlaneUtil};
+use super::figures::{DriveFigures, DriveWork, RunFigures};
 use super::{LatencySummary, Responses, SeriesPoint, MARGINAL_RESPONSE};
-use crate::config::Config;
-use crate::drive::{Drive, DriveCounters};
-use crate::flash::Geometry;
-use crate::ftl::FtlCounters;
-use crate::gc::scheme::SchemeStats;
-use crate::host::frontend::FrontEnd;
-use crate::host::SourceStats;
 use crate::units::{ns_to_us, SimTime};
 
 /// Schema identifier of a single-run report.
@@ -81,6 +75,21 @@ pub struct WorkloadInfo {
     pub format: String,
     /// What became of the trace's lines.
     pub source: SourceStats,
+}
+
+/// What became of a trace's lines, for the report: nothing is dropped silently.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SourceStats {
+    /// Lines read (0 for synthetic workloads).
+    pub lines: u64,
+    /// Requests produced.
+    pub records: u64,
+    /// Blank lines, headers, comments and events that are neither reads nor writes.
+    pub skipped_lines: u64,
+    /// Records of other volumes or devices, left out by the volume selection.
+    pub filtered_records: u64,
+    /// The volume replayed, when the format has volumes.
+    pub volume: Option<u64>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -293,22 +302,6 @@ impl GcAxesReport {
     }
 }
 
-pub(crate) struct ReportInput<'a> {
-    /// The configuration of one drive, as its scheme sees it.
-    pub cfg: &'a Config,
-    /// The geometry of one drive.
-    pub geo: &'a Geometry,
-    pub scheme: &'a str,
-    pub seed: u64,
-    pub front: &'a FrontEnd,
-    pub drives: &'a [Drive],
-    pub simulated: SimTime,
-    pub wall_s: f64,
-    pub events: u64,
-    pub series_interval: Option<SimTime>,
-    pub series_window: Option<u64>,
-}
-
 fn wear(counts: &[u32]) -> Wear {
     let n = counts.len().max(1) as f64;
     let min = counts.iter().copied().min().unwrap_or(0);
@@ -338,61 +331,24 @@ fn wear(counts: &[u32]) -> Wear {
 
 /// The figures of one drive, or the sums over the drives of an array.
 struct Work {
-    ftl: FtlCounters,
-    drive: DriveCounters,
-    scheme: SchemeStats,
-    /// Dies the figures cover.
-    dies: u32,
+    w: DriveWork,
 }
 
 impl Work {
-    fn of(d: &Drive) -> Work {
-        Work {
-            ftl: d.ftl().counters,
-            drive: d.counters(),
-            scheme: d.scheme_stats(),
-            dies: d.geometry().dies,
-        }
+    fn of(d: &DriveFigures<'_>) -> Work {
+        Work { w: d.work }
     }
 
-    fn sum(drives: &[Drive]) -> Work {
-        let mut w = Work::of(&drives[0]);
-        for d in &drives[1..] {
-            let o = Work::of(d);
-            let (f, g) = (&mut w.ftl, &o.ftl);
-            f.host_pages_written += g.host_pages_written;
-            f.gc_pages_moved += g.gc_pages_moved;
-            f.blocks_erased += g.blocks_erased;
-            f.victims += g.victims;
-            f.victim_valid_pages += g.victim_valid_pages;
-            f.pages_skipped += g.pages_skipped;
-            f.pages_buffered += g.pages_buffered;
-            for (a, b) in f.moves_by_class.iter_mut().zip(g.moves_by_class) {
-                *a += b;
-            }
-            f.pagc_joined += g.pagc_joined;
-            let (c, e) = (&mut w.drive, &o.drive);
-            c.host_pages_read += e.host_pages_read;
-            c.gc_time += e.gc_time;
-            c.cancelled_moves += e.cancelled_moves;
-            c.merged_reads += e.merged_reads;
-            c.suspensions += e.suspensions;
-            c.point_a += e.point_a;
-            c.events += e.events;
-            let (s, t) = (&mut w.scheme, &o.scheme);
-            for (a, b) in s.state_time.iter_mut().zip(t.state_time) {
-                *a += b;
-            }
-            s.preemptions += t.preemptions;
-            s.s3_holds += t.s3_holds;
-            s.idle_jobs += t.idle_jobs;
-            w.dies += o.dies;
+    fn sum(drives: &[DriveFigures<'_>]) -> Work {
+        let mut w = DriveWork::default();
+        for d in drives {
+            w += d.work;
         }
-        w
+        Work { w }
     }
 
     fn flash(&self) -> Flash {
-        let c = &self.ftl;
+        let c = &self.w;
         let waf = if c.host_pages_written == 0 {
             0.0
         } else {
@@ -400,7 +356,7 @@ impl Work {
         };
         Flash {
             host_pages_written: c.host_pages_written,
-            host_pages_read: self.drive.host_pages_read,
+            host_pages_read: c.host_pages_read,
             gc_pages_moved: c.gc_pages_moved,
             blocks_erased: c.blocks_erased,
             waf,
@@ -408,7 +364,7 @@ impl Work {
     }
 
     fn gc(&self, pages_per_block: u32) -> Gc {
-        let c = &self.ftl;
+        let c = &self.w;
         let mean_valid = if c.victims == 0 {
             0.0
         } else {
@@ -416,18 +372,18 @@ impl Work {
         };
         Gc {
             invocations: c.victims,
-            total_time_us: ns_to_us(self.drive.gc_time),
+            total_time_us: ns_to_us(c.gc_time),
             mean_valid_pages_per_victim: mean_valid,
             mean_valid_share_per_victim: mean_valid / pages_per_block as f64,
         }
     }
 
     fn pagc(&self) -> Pagc {
-        let c = &self.ftl;
+        let c = &self.w;
         Pagc {
-            pard_pawr: c.moves_by_class[0],
-            srrd_pawr: c.moves_by_class[1],
-            srrd_srwr: c.moves_by_class[2],
+            pard_pawr: c.pard_pawr,
+            srrd_pawr: c.srrd_pawr,
+            srrd_srwr: c.srrd_srwr,
             joined: c.pagc_joined,
             buffered_pages: c.pages_buffered,
             skipped_pages: c.pages_skipped,
@@ -435,22 +391,22 @@ impl Work {
     }
 
     fn pgc(&self) -> Pgc {
-        let ss = &self.scheme;
-        let per_die = |t: SimTime| t as f64 / 1e9 / self.dies.max(1) as f64;
+        let c = &self.w;
+        let per_die = |t: SimTime| t as f64 / 1e9 / c.dies.max(1) as f64;
         Pgc {
             state_time_s: StateTime {
-                s0: per_die(ss.state_time[0]),
-                s1: per_die(ss.state_time[1]),
-                s2: per_die(ss.state_time[2]),
-                s3: per_die(ss.state_time[3]),
+                s0: per_die(c.s0_time),
+                s1: per_die(c.s1_time),
+                s2: per_die(c.s2_time),
+                s3: per_die(c.s3_time),
             },
-            preemptions: ss.preemptions,
-            s3_holds: ss.s3_holds,
-            idle_jobs: ss.idle_jobs,
-            cancelled_moves: self.drive.cancelled_moves,
-            merged_reads: self.drive.merged_reads,
-            suspensions: self.drive.suspensions,
-            point_a: self.drive.point_a,
+            preemptions: c.preemptions,
+            s3_holds: c.s3_holds,
+            idle_jobs: c.idle_jobs,
+            cancelled_moves: c.cancelled_moves,
+            merged_reads: c.merged_reads,
+            suspensions: c.suspensions,
+            point_a: c.point_a,
         }
     }
 }
@@ -480,109 +436,56 @@ fn excess(r: &Responses) -> Excess {
     }
 }
 
-fn drive_info(i: &ReportInput<'_>) -> DriveInfo {
-    let g = i.geo;
-    DriveInfo {
-        channels: g.channels,
-        chips_per_channel: g.chips_per_channel,
-        dies_per_chip: g.dies_per_chip,
-        planes_per_die: g.planes_per_die,
-        blocks_per_plane: g.blocks_per_plane,
-        pages_per_block: g.pages_per_block,
-        page_size: g.page_size,
-        physical_pages: g.physical_pages as u64,
-        logical_pages: g.logical_pages as u64,
-        overprovision: i.cfg.geometry.overprovision,
-        gc_threshold: i.cfg.gc.threshold,
-        allocation: i.cfg.ftl.allocation.to_ascii_uppercase(),
-        array: None,
-    }
-}
-
-fn plane_util_of<'a>(drives: impl Iterator<Item = &'a Drive>, now: SimTime) -> PlaneUtil {
-    let clocks: Vec<DieClock> = drives.flat_map(|d| d.clocks().cloned()).collect();
-    breakdown::plane_util(&clocks, now)
-}
-
-pub(crate) fn build(i: &ReportInput<'_>) -> Report {
-    let front = i.front;
-    let s = &front.stats;
-    let work = Work::sum(i.drives);
-    let buffer = &front.buffer;
-    let size_bytes = buffer.capacity() * i.geo.page_size;
-    let mut info = drive_info(i);
+/// The report of one run, from the figures its drives and front end produced.
+pub fn build(i: &RunFigures<'_>) -> Report {
+    let work = Work::sum(&i.drives);
+    let pages_per_block = i.drive.pages_per_block;
+    let host = &i.host;
     let several = i.drives.len() > 1;
-    if several {
-        let stripe = front.stripe();
-        info.array = Some(ArrayInfo {
-            drives: stripe.drives(),
-            chunk_bytes: stripe.chunk_bytes(),
-            logical_pages: stripe.logical_pages(),
-            physical_pages: i.drives.len() as u64 * i.geo.physical_pages as u64,
-        });
-    }
-    let erase_counts: Vec<u32> = if several {
-        i.drives
-            .iter()
-            .flat_map(|d| d.ftl().erase_counts().iter().copied())
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let clocks: Vec<DieClock> = i
+        .drives
+        .iter()
+        .flat_map(|d| d.clocks.iter().cloned())
+        .collect();
+    let erase_counts: Vec<u32> = i
+        .drives
+        .iter()
+        .flat_map(|d| d.erase_counts.iter().copied())
+        .collect();
     let base = Report {
         schema: SCHEMA.into(),
         scheme: i.scheme.into(),
-        gc_axes: GcAxesReport::new(
-            &i.cfg
-                .gc_axes()
-                .expect("a running drive's GC axes were validated"),
-            i.scheme,
-        ),
-        victim: i.drives[0].ftl().victim_kind().name(),
+        gc_axes: GcAxesReport::new(&i.axes, i.scheme),
+        victim: i.victim.clone(),
         seed: i.seed,
-        workload: WorkloadInfo {
-            name: front.workload.name.clone(),
-            format: front.workload.format.clone(),
-            source: front.workload.stats(),
-        },
-        drive: info,
-        requests: requests(&s.requests),
-        latency_us: latencies(&s.requests),
-        breakdown_us: s.requests.breakdown.report(),
-        plane_util: plane_util_of(i.drives.iter(), i.simulated),
-        excess: excess(&s.requests),
+        workload: i.workload.clone(),
+        drive: i.drive.clone(),
+        requests: requests(host.requests),
+        latency_us: latencies(host.requests),
+        breakdown_us: host.requests.breakdown.report(),
+        plane_util: breakdown::plane_util(&clocks, i.simulated),
+        excess: excess(host.requests),
         flash: work.flash(),
-        gc: work.gc(i.geo.pages_per_block),
+        gc: work.gc(pages_per_block),
         pagc: work.pagc(),
         pgc: work.pgc(),
-        buffer: BufferReport {
-            size_bytes,
-            writes_absorbed: buffer.writes_absorbed,
-            writes_bypassed: buffer.writes_bypassed,
-            hits_read: buffer.hits_read,
-            pages_flushed: buffer.pages_flushed,
-        },
-        wear: if several {
-            wear(&erase_counts)
-        } else {
-            wear(i.drives[0].ftl().erase_counts())
-        },
+        buffer: host.buffer.clone(),
+        wear: wear(&erase_counts),
         sim: Sim {
             simulated_s: i.simulated as f64 / 1e9,
             wall_s: i.wall_s,
             events: i.events,
         },
-        series: (s.by_time.is_some() || s.by_request.is_some()).then(|| SeriesReport {
+        series: (i.by_time.is_some() || i.by_request.is_some()).then(|| SeriesReport {
             // The width in use: wider than asked when points were merged to stay under the cap.
-            interval_s: s
+            interval_s: i
                 .by_time
-                .as_ref()
                 .map(|x| x.width())
                 .or(i.series_interval)
                 .map(|t| t as f64 / 1e9),
-            by_time: s.by_time.as_ref().map(|x| x.points(1e-9)),
-            window: s.by_request.as_ref().map(|x| x.width()).or(i.series_window),
-            by_request: s.by_request.as_ref().map(|x| x.points(1.0)),
+            by_time: i.by_time.map(|x| x.points(1e-9)),
+            window: i.by_request.map(|x| x.width()).or(i.series_window),
+            by_request: i.by_request.map(|x| x.points(1.0)),
         }),
         drives: None,
     };
@@ -592,30 +495,30 @@ pub(crate) fn build(i: &ReportInput<'_>) -> Report {
     let per_drive = i
         .drives
         .iter()
-        .zip(&front.per_drive)
-        .map(|(d, p)| {
+        .map(|d| {
             let work = Work::of(d);
+            let pieces = d
+                .host
+                .as_ref()
+                .expect("every drive of an array reports the pieces it served");
             Report {
-                drive: drive_info(i),
-                requests: requests(&p.pieces),
-                latency_us: latencies(&p.pieces),
-                breakdown_us: p.pieces.breakdown.report(),
-                plane_util: plane_util_of(std::iter::once(d), i.simulated),
-                excess: excess(&p.pieces),
+                drive: DriveInfo {
+                    array: None,
+                    ..i.drive.clone()
+                },
+                requests: requests(pieces.requests),
+                latency_us: latencies(pieces.requests),
+                breakdown_us: pieces.requests.breakdown.report(),
+                plane_util: breakdown::plane_util(&d.clocks, i.simulated),
+                excess: excess(pieces.requests),
                 flash: work.flash(),
-                gc: work.gc(i.geo.pages_per_block),
+                gc: work.gc(pages_per_block),
                 pagc: work.pagc(),
                 pgc: work.pgc(),
-                buffer: BufferReport {
-                    size_bytes,
-                    writes_absorbed: p.writes_absorbed,
-                    writes_bypassed: p.writes_bypassed,
-                    hits_read: p.hits_read,
-                    pages_flushed: p.pages_flushed,
-                },
-                wear: wear(d.ftl().erase_counts()),
+                buffer: pieces.buffer.clone(),
+                wear: wear(d.erase_counts),
                 sim: Sim {
-                    events: work.drive.events,
+                    events: work.w.events,
                     ..base.sim.clone()
                 },
                 series: None,
