@@ -11,7 +11,7 @@ const LATENCY_FIELDS: [&str; 8] = ["mean", "std", "p50", "p90", "p99", "p999", "
 /// Asserts every fixed key of a single-run report is present with the right JSON type, and that
 /// the values are mutually consistent.
 fn check_report(r: &Value, expected_total: u64) {
-    assert_eq!(at(r, &["schema"]), "ssdgc-report/1");
+    assert_eq!(at(r, &["schema"]), "ssdgc-report/2");
     for k in ["scheme", "victim"] {
         assert!(at(r, &[k]).is_string(), "{k} is a string");
     }
@@ -66,6 +66,19 @@ fn check_report(r: &Value, expected_total: u64) {
     assert!(mean_valid <= pages_per_block as f64);
     if invocations > 0 {
         assert!(erased >= invocations.min(1));
+    }
+    u64_at(r, &["gc", "cancelled_moves"]);
+    // One sub-object per capability the run uses, each an object of counters.
+    let schemes = at(r, &["schemes"])
+        .as_object()
+        .expect("schemes is an object");
+    for (cap, counters) in schemes {
+        assert!(
+            ["states", "idle", "preempt", "merge", "pipeline", "suspend", "pagc"]
+                .contains(&cap.as_str()),
+            "unknown capability section {cap}"
+        );
+        assert!(counters.is_object(), "schemes.{cap} is an object");
     }
 
     let emin = u64_at(r, &["wear", "erase_min"]) as f64;

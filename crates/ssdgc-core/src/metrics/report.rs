@@ -7,10 +7,13 @@ use serde::Serialize;
 use super::breakdown::{self, BreakdownReport, DieClock, PlaneUtil};
 use super::figures::{DriveFigures, DriveWork, RunFigures};
 use super::{LatencySummary, Responses, SeriesPoint, MARGINAL_RESPONSE};
+use crate::gc::preempt::{PreemptMode, Suspend};
+use crate::gc::schemes::GcAxes;
+use crate::gc::when::When;
 use crate::units::{ns_to_us, SimTime};
 
 /// Schema identifier of a single-run report.
-pub const SCHEMA: &str = "ssdgc-report/1";
+pub const SCHEMA: &str = "ssdgc-report/2";
 /// Schema identifier of a comparison.
 pub const COMPARE_SCHEMA: &str = "ssdgc-compare/1";
 
@@ -36,13 +39,12 @@ pub struct Report {
     pub excess: Excess,
     pub flash: Flash,
     pub gc: Gc,
-    /// Parallel-GC (PaGC) counters; zero under other schemes.
-    pub pagc: Pagc,
-    /// Idle-time and preemptible-GC counters; zero under other schemes (except `cancelled_moves`,
-    /// which any scheme can see).
-    pub pgc: Pgc,
-    /// The host write buffer (`buffer.size`); zero counters without one.
-    pub buffer: BufferReport,
+    /// The counters of the GC capabilities the run uses, one keyed sub-object per capability,
+    /// present only when the run uses it.
+    pub schemes: Schemes,
+    /// The host write buffer (`buffer.size`); only with one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buffer: Option<BufferReport>,
     pub wear: Wear,
     pub sim: Sim,
     /// Latency over time and over the request sequence, when asked for.
@@ -163,10 +165,85 @@ pub struct Gc {
     pub total_time_us: f64,
     pub mean_valid_pages_per_victim: f64,
     pub mean_valid_share_per_victim: f64,
+    /// Host writes to a page a GC job was about to move: the move is skipped (any scheme).
+    pub cancelled_moves: u64,
+}
+
+/// The counters of the GC capabilities a run uses ([`crate::gc::schemes::GcAxes`]): a sub-object
+/// appears only when the run uses its capability, so a scheme adds its own key without changing
+/// any other scheme's report.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Schemes {
+    /// `gc.when = "states"`: the preemptible-GC states S0–S3.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub states: Option<States>,
+    /// `gc.when = "idle"`: idle-time GC.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idle: Option<IdleGc>,
+    /// `gc.preempt = "ops"`: jobs preemptible between operations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preempt: Option<Preempt>,
+    /// `gc.merge`: preempting reads merged into GC moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merge: Option<Merge>,
+    /// `gc.pipeline`: pipelined moves and preemption point A.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<Pipeline>,
+    /// `gc.suspend` other than `"none"`: suspension of GC operations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suspend: Option<SuspendGc>,
+    /// `gc.planes` = `pagc-*`: parallel GC of the planes of a die.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pagc: Option<Pagc>,
+}
+
+/// Time per preemptible-GC state, and the holds of state S3.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct States {
+    /// Time per state, mean per die.
+    pub state_time_s: StateTime,
+    /// Times a write made GC run to its erase with nothing preempting (entries into S3).
+    pub s3_holds: u64,
+}
+
+/// Idle-time GC.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct IdleGc {
+    /// GC jobs started in device idle time.
+    pub idle_jobs: u64,
+}
+
+/// Preemption between GC operations.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Preempt {
+    /// Host transactions served while a GC job of their die was in progress.
+    pub preemptions: u64,
+}
+
+/// Merging of preempting reads (§III-B).
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Merge {
+    /// Host reads served from the page register of a GC move of the same page, with no flash read
+    /// of their own.
+    pub merged_reads: u64,
+}
+
+/// Pipelining and preemption point A (§III-A).
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Pipeline {
+    /// GC page moves stopped between their read and their program for a host write.
+    pub point_a: u64,
+}
+
+/// Suspension of GC operations (§IV).
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct SuspendGc {
+    /// GC operations (program, erase, or a whole move) suspended for host requests.
+    pub suspensions: u64,
 }
 
 /// Page moves per PaGC class, and the work around them.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct Pagc {
     /// Pages moved by multi-plane read + multi-plane program.
     pub pard_pawr: u64,
@@ -183,7 +260,7 @@ pub struct Pagc {
 }
 
 /// Die time per preemptible-GC state (§III-D of the preemptible-GC paper), mean per die, in seconds.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct StateTime {
     /// Free blocks at or above the soft threshold: no GC.
     pub s0: f64,
@@ -195,32 +272,8 @@ pub struct StateTime {
     pub s3: f64,
 }
 
-/// Idle-time and preemptible-GC counters.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Pgc {
-    /// Time per state (preemptible-GC schemes only).
-    pub state_time_s: StateTime,
-    /// Host transactions served while a GC job of their die was in progress.
-    pub preemptions: u64,
-    /// Times a write made GC run to its erase with nothing preempting (entries into S3).
-    pub s3_holds: u64,
-    /// GC jobs started in device idle time (`idle`).
-    pub idle_jobs: u64,
-    /// Host writes to a page a GC job was about to move: the move is skipped (§III-B).
-    pub cancelled_moves: u64,
-    /// Host reads served from the page register of a GC move of the same page, with no flash read
-    /// of their own (`pgc-merge`, `pgc`; §III-B).
-    pub merged_reads: u64,
-    /// GC operations (program, erase, or a whole move) suspended for host requests (`pgc-se`,
-    /// `fpgc`; §IV).
-    pub suspensions: u64,
-    /// GC page moves stopped between their read and their program for a host write (preemption
-    /// point A, `pgc-pipeline` and the schemes built on it; §III-A).
-    pub point_a: u64,
-}
-
 /// The host write buffer (preemptible-GC paper §V, Fig. 16).
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct BufferReport {
     /// Capacity in bytes (whole pages); 0 without a buffer.
     pub size_bytes: u64,
@@ -271,7 +324,7 @@ pub struct GcAxesReport {
 
 impl GcAxesReport {
     /// The report of `axes`, run under the scheme named `scheme`.
-    pub fn new(axes: &crate::gc::schemes::GcAxes, scheme: &str) -> GcAxesReport {
+    pub fn new(axes: &GcAxes, scheme: &str) -> GcAxesReport {
         GcAxesReport {
             when: axes.when.to_string(),
             collect: axes.collect.to_string(),
@@ -375,40 +428,76 @@ impl Work {
             total_time_us: ns_to_us(c.gc_time),
             mean_valid_pages_per_victim: mean_valid,
             mean_valid_share_per_victim: mean_valid / pages_per_block as f64,
+            cancelled_moves: c.cancelled_moves,
         }
     }
 
-    fn pagc(&self) -> Pagc {
-        let c = &self.w;
-        Pagc {
-            pard_pawr: c.pard_pawr,
-            srrd_pawr: c.srrd_pawr,
-            srrd_srwr: c.srrd_srwr,
-            joined: c.pagc_joined,
-            buffered_pages: c.pages_buffered,
-            skipped_pages: c.pages_skipped,
-        }
-    }
-
-    fn pgc(&self) -> Pgc {
+    /// The capability sections of a run with GC axes `axes`.
+    fn schemes(&self, axes: &GcAxes) -> Schemes {
         let c = &self.w;
         let per_die = |t: SimTime| t as f64 / 1e9 / c.dies.max(1) as f64;
-        Pgc {
-            state_time_s: StateTime {
-                s0: per_die(c.s0_time),
-                s1: per_die(c.s1_time),
-                s2: per_die(c.s2_time),
-                s3: per_die(c.s3_time),
-            },
-            preemptions: c.preemptions,
-            s3_holds: c.s3_holds,
-            idle_jobs: c.idle_jobs,
-            cancelled_moves: c.cancelled_moves,
-            merged_reads: c.merged_reads,
-            suspensions: c.suspensions,
-            point_a: c.point_a,
+        let p = &axes.preempt;
+        Schemes {
+            states: section(
+                axes.when == When::States,
+                States {
+                    state_time_s: StateTime {
+                        s0: per_die(c.s0_time),
+                        s1: per_die(c.s1_time),
+                        s2: per_die(c.s2_time),
+                        s3: per_die(c.s3_time),
+                    },
+                    s3_holds: c.s3_holds,
+                },
+            ),
+            idle: section(
+                axes.when == When::Idle,
+                IdleGc {
+                    idle_jobs: c.idle_jobs,
+                },
+            ),
+            preempt: section(
+                p.mode == PreemptMode::Ops,
+                Preempt {
+                    preemptions: c.preemptions,
+                },
+            ),
+            merge: section(
+                p.merge,
+                Merge {
+                    merged_reads: c.merged_reads,
+                },
+            ),
+            pipeline: section(p.pipeline, Pipeline { point_a: c.point_a }),
+            suspend: section(
+                p.suspend != Suspend::None,
+                SuspendGc {
+                    suspensions: c.suspensions,
+                },
+            ),
+            pagc: section(
+                axes.planes.is_pagc(),
+                Pagc {
+                    pard_pawr: c.pard_pawr,
+                    srrd_pawr: c.srrd_pawr,
+                    srrd_srwr: c.srrd_srwr,
+                    joined: c.pagc_joined,
+                    buffered_pages: c.pages_buffered,
+                    skipped_pages: c.pages_skipped,
+                },
+            ),
         }
     }
+}
+
+/// `counters` when the run uses their capability (`on`). A capability the run does not use counts
+/// nothing, so leaving its section out loses no figure (checked in debug builds).
+fn section<T: Default + PartialEq + std::fmt::Debug>(on: bool, counters: T) -> Option<T> {
+    debug_assert!(
+        on || counters == T::default(),
+        "counters of a capability the run does not use: {counters:?}"
+    );
+    on.then_some(counters)
 }
 
 fn requests(r: &Responses) -> Requests {
@@ -434,6 +523,11 @@ fn excess(r: &Responses) -> Excess {
         requests: r.excess_requests,
         total_us: r.excess_ns as f64 / 1e3,
     }
+}
+
+/// The buffer section of a run with a write buffer.
+fn buffer(b: &BufferReport) -> Option<BufferReport> {
+    section(b.size_bytes > 0, b.clone())
 }
 
 /// The report of one run, from the figures its drives and front end produced.
@@ -467,9 +561,8 @@ pub fn build(i: &RunFigures<'_>) -> Report {
         excess: excess(host.requests),
         flash: work.flash(),
         gc: work.gc(pages_per_block),
-        pagc: work.pagc(),
-        pgc: work.pgc(),
-        buffer: host.buffer.clone(),
+        schemes: work.schemes(&i.axes),
+        buffer: buffer(&host.buffer),
         wear: wear(&erase_counts),
         sim: Sim {
             simulated_s: i.simulated as f64 / 1e9,
@@ -513,9 +606,8 @@ pub fn build(i: &RunFigures<'_>) -> Report {
                 excess: excess(pieces.requests),
                 flash: work.flash(),
                 gc: work.gc(pages_per_block),
-                pagc: work.pagc(),
-                pgc: work.pgc(),
-                buffer: pieces.buffer.clone(),
+                schemes: work.schemes(&i.axes),
+                buffer: buffer(&pieces.buffer),
                 wear: wear(d.erase_counts),
                 sim: Sim {
                     events: work.w.events,
