@@ -585,3 +585,34 @@ fn help_and_version_exit_zero() {
     let out = ok(&["--version"]);
     assert!(out.starts_with("ssdgc "), "{out}");
 }
+
+/// `gc.victim` as a table in a configuration file gives the same run, and the same report, as the
+/// string form on the command line; the report names the policy in the canonical string form.
+#[test]
+fn victim_table_form_gives_the_string_forms_report() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "--json", "-q", "--seed", "3", "--synthetic", SMALL];
+        args.extend_from_slice(extra);
+        without_wall_time(json(&args))
+    };
+    let table = write_file(
+        "victim_table_form",
+        "victim.toml",
+        "[gc.victim]\npolicy = \"rga\"\nd = 4\n",
+    );
+    let inline = write_file(
+        "victim_table_form",
+        "inline.toml",
+        "[gc]\nvictim = { policy = \"RGA\", d = 4 }\n",
+    );
+    let by_flag = run(&["--victim", "rga:4"]);
+    assert_eq!(at(&by_flag, &["victim"]), "rga:4");
+    assert_eq!(run(&["--config", table.to_str().unwrap()]), by_flag);
+    assert_eq!(run(&["--config", inline.to_str().unwrap()]), by_flag);
+    assert_eq!(run(&["--set", "gc.victim={policy=\"rga\",d=4}"]), by_flag);
+    assert_ne!(
+        run(&["--victim", "rga:5"]),
+        by_flag,
+        "the parameter matters"
+    );
+}

@@ -322,7 +322,7 @@ impl Simulator {
             logical_pages: g.logical_pages as u64,
             overprovision: self.cfg.geometry.overprovision,
             gc_threshold: self.cfg.gc.threshold,
-            allocation: self.cfg.ftl.allocation.to_ascii_uppercase(),
+            allocation: self.cfg.ftl.allocation.name(),
             array: several.then(|| ArrayInfo {
                 drives: stripe.drives(),
                 chunk_bytes: stripe.chunk_bytes(),
@@ -337,7 +337,7 @@ impl Simulator {
                 .cfg
                 .gc_axes()
                 .expect("a running drive's GC axes were validated"),
-            victim: self.drives[0].ftl().victim_kind().name(),
+            victim: self.cfg.gc.victim.name(),
             seed: self.opts.seed,
             workload: WorkloadInfo {
                 name: front.workload.name.clone(),
