@@ -10,8 +10,9 @@ use super::{Responses, Series};
 use crate::gc::schemes::GcAxes;
 use crate::units::SimTime;
 
-/// Declares a struct of counters and its `+=` (the sum over the drives of an array), one field at a
-/// time so that a new counter cannot be left out of the sum.
+/// Declares a struct of counters (deriving `Default`) with its `+=` and `Sum` (the sum over the
+/// drives of an array), generated from the field list so that a new counter cannot be left out of
+/// the sum.
 macro_rules! counters {
     (
         $(#[$meta:meta])*
@@ -27,6 +28,15 @@ macro_rules! counters {
         impl AddAssign for $name {
             fn add_assign(&mut self, o: $name) {
                 $( self.$field += o.$field; )*
+            }
+        }
+
+        impl std::iter::Sum for $name {
+            fn sum<I: Iterator<Item = $name>>(items: I) -> $name {
+                items.fold($name::default(), |mut total, x| {
+                    total += x;
+                    total
+                })
             }
         }
     };
@@ -158,16 +168,19 @@ mod tests {
             idle_jobs: 4,
             ..DriveWork::default()
         };
-        assert_eq!(
-            s,
-            DriveWork {
-                dies: 4,
-                host_pages_written: 3,
-                point_a: 6,
-                s2_time: 7,
-                idle_jobs: 4,
-                ..DriveWork::default()
-            }
-        );
+        let want = DriveWork {
+            dies: 4,
+            host_pages_written: 3,
+            point_a: 6,
+            s2_time: 7,
+            idle_jobs: 4,
+            ..DriveWork::default()
+        };
+        assert_eq!(s, want);
+        let parts = [a, want, DriveWork::default()];
+        let total: DriveWork = parts.iter().copied().sum();
+        assert_eq!(total.dies, 6);
+        assert_eq!(total.point_a, 11);
+        assert_eq!(total.s2_time, 14);
     }
 }

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::breakdown::{self, BreakdownReport, DieClock, PlaneUtil};
-use super::figures::{DriveFigures, DriveWork, RunFigures};
+use super::figures::{DriveWork, RunFigures};
 use super::{LatencySummary, Responses, SeriesPoint, MARGINAL_RESPONSE};
 use crate::gc::preempt::{PreemptMode, Suspend};
 use crate::gc::schemes::GcAxes;
@@ -382,26 +382,10 @@ fn wear(counts: &[u32]) -> Wear {
     }
 }
 
-/// The figures of one drive, or the sums over the drives of an array.
-struct Work {
-    w: DriveWork,
-}
-
-impl Work {
-    fn of(d: &DriveFigures<'_>) -> Work {
-        Work { w: d.work }
-    }
-
-    fn sum(drives: &[DriveFigures<'_>]) -> Work {
-        let mut w = DriveWork::default();
-        for d in drives {
-            w += d.work;
-        }
-        Work { w }
-    }
-
+/// The report's sections from one drive's counters, or from their sum over an array's drives.
+impl DriveWork {
     fn flash(&self) -> Flash {
-        let c = &self.w;
+        let c = self;
         let waf = if c.host_pages_written == 0 {
             0.0
         } else {
@@ -417,7 +401,7 @@ impl Work {
     }
 
     fn gc(&self, pages_per_block: u32) -> Gc {
-        let c = &self.w;
+        let c = self;
         let mean_valid = if c.victims == 0 {
             0.0
         } else {
@@ -434,7 +418,7 @@ impl Work {
 
     /// The capability sections of a run with GC axes `axes`.
     fn schemes(&self, axes: &GcAxes) -> Schemes {
-        let c = &self.w;
+        let c = self;
         let per_die = |t: SimTime| t as f64 / 1e9 / c.dies.max(1) as f64;
         let p = &axes.preempt;
         Schemes {
@@ -532,7 +516,7 @@ fn buffer(b: &BufferReport) -> Option<BufferReport> {
 
 /// The report of one run, from the figures its drives and front end produced.
 pub fn build(i: &RunFigures<'_>) -> Report {
-    let work = Work::sum(&i.drives);
+    let work: DriveWork = i.drives.iter().map(|d| d.work).sum();
     let pages_per_block = i.drive.pages_per_block;
     let host = &i.host;
     let several = i.drives.len() > 1;
@@ -589,7 +573,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
         .drives
         .iter()
         .map(|d| {
-            let work = Work::of(d);
+            let work = d.work;
             let pieces = d
                 .host
                 .as_ref()
@@ -610,7 +594,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
                 buffer: buffer(&pieces.buffer),
                 wear: wear(d.erase_counts),
                 sim: Sim {
-                    events: work.w.events,
+                    events: work.events,
                     ..base.sim.clone()
                 },
                 series: None,
