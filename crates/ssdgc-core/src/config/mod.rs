@@ -31,9 +31,11 @@ pub struct ConfigError {
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // One line, whatever the input held: line breaks in quoted values are shown escaped.
+        let msg = self.msg.replace('\n', "\\n").replace('\r', "\\r");
         match self.line {
-            Some(l) => write!(f, "{}:{}: {}", self.source_name, l, self.msg),
-            None => write!(f, "{}: {}", self.source_name, self.msg),
+            Some(l) => write!(f, "{}:{}: {}", self.source_name, l, msg),
+            None => write!(f, "{}: {}", self.source_name, msg),
         }
     }
 }

@@ -373,3 +373,18 @@ fn victim_and_allocation_errors_name_the_key_and_the_line() {
         "--set gc.victim={ policy = \"greedy\", d = 2 }: 'gc.victim.d' is not a parameter of greedy (known: policy)"
     );
 }
+
+#[test]
+fn errors_stay_on_one_line_whatever_the_value_holds() {
+    for text in [
+        "[gc]\ntrigger = \"a\\nb\"\n",
+        "[gc]\nvictim = \"rga\\n:3\"\n",
+        "[ftl]\nallocation = \"CW\\rP\"\n",
+        "[gc]\n\"a\\nb\" = 1\n",
+    ] {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        let e = b.merge_text(text, "v.toml").unwrap_err().to_string();
+        assert!(!e.contains(['\n', '\r']), "{text:?}: {e:?}");
+        assert!(e.starts_with("v.toml:"), "{e}");
+    }
+}

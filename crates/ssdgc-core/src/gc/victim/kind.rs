@@ -192,12 +192,21 @@ fn synopses() -> String {
 
 /// The declaration of policy `name` (case-insensitive).
 fn find(name: &str) -> Option<&'static Policy> {
-    let n = name.trim().to_ascii_lowercase();
+    let n = name.to_ascii_lowercase();
     POLICIES.iter().find(|p| p.name == n)
 }
 
+/// `s` as errors show it: on one line, line breaks and other control characters escaped.
+fn shown(s: &str) -> String {
+    s.escape_debug().to_string()
+}
+
 fn unknown(written: &str) -> String {
-    format!("'{KEY}' = '{written}' must be one of: {}", synopses())
+    format!(
+        "'{KEY}' = '{}' must be one of: {}",
+        shown(written),
+        synopses()
+    )
 }
 
 /// Checks `v` against `p`'s type and range; `Err` is the reason (`must be …`).
@@ -219,7 +228,7 @@ pub(crate) fn check_value(p: &Param, v: ParamValue) -> Result<ParamValue, String
 
 /// A parameter's text in the string form, parsed by its type.
 fn parse_text(p: &Param, text: &str) -> Result<ParamValue, String> {
-    let t = text.trim();
+    let t = text;
     let v = match p.ty {
         ParamType::Int { .. } => t.parse::<u64>().ok().map(ParamValue::Int),
         ParamType::Real { .. } => t.parse::<f64>().ok().map(ParamValue::Real),
@@ -244,7 +253,8 @@ fn complete(
         .map(|(p, v)| {
             v.or(p.default).ok_or_else(|| {
                 format!(
-                    "'{KEY}' = '{written}' needs its parameter {} ({}: {})",
+                    "'{KEY}' = '{}' needs its parameter {} ({}: {})",
+                    shown(written),
                     p.name.to_ascii_uppercase(),
                     policy.synopsis(),
                     p.about
@@ -332,7 +342,8 @@ impl VictimKind {
                     .chain(policy.params.iter().map(|p| p.name))
                     .collect();
                 return Err(format!(
-                    "'{KEY}.{k}' is not a parameter of {} (known: {})",
+                    "'{KEY}.{}' is not a parameter of {} (known: {})",
+                    shown(k),
                     policy.name,
                     known.join(", ")
                 ));
@@ -347,9 +358,9 @@ impl VictimKind {
                 _ => None,
             };
             let checked = value.and_then(|v| check_value(p, v).ok());
-            given[i] = Some(
-                checked.ok_or_else(|| format!("'{KEY}.{k}' = {v} must be {}", p.ty.describe()))?,
-            );
+            given[i] = Some(checked.ok_or_else(|| {
+                format!("'{KEY}.{}' = {v} must be {}", shown(k), p.ty.describe())
+            })?);
         }
         let values = complete(policy, given, policy.name)?;
         Ok(VictimKind::from_values(policy.name, &values))
@@ -380,7 +391,7 @@ impl TableValue<'_> {
 impl fmt::Display for TableValue<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TableValue::Str(s) => write!(f, "'{s}'"),
+            TableValue::Str(s) => write!(f, "'{}'", s.escape_debug()),
             TableValue::Int(n) => write!(f, "{n}"),
             TableValue::Real(x) => write!(f, "{x}"),
             TableValue::Other(k) => f.write_str(k),
@@ -406,7 +417,8 @@ impl FromStr for VictimKind {
                 n => format!("takes {n} parameters"),
             };
             return Err(format!(
-                "'{KEY}' = '{written}': {} {takes} ({})",
+                "'{KEY}' = '{}': {} {takes} ({})",
+                shown(written),
                 policy.name,
                 policy.synopsis()
             ));
@@ -416,7 +428,8 @@ impl FromStr for VictimKind {
             let p = &policy.params[i];
             let v = parse_text(p, t).map_err(|why| {
                 format!(
-                    "'{KEY}' = '{written}': {} {why} ({}: {})",
+                    "'{KEY}' = '{}': {} {why} ({}: {})",
+                    shown(written),
                     p.name.to_ascii_uppercase(),
                     policy.synopsis(),
                     p.about

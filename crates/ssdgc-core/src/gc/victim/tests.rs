@@ -374,6 +374,8 @@ fn parse_errors_name_valid_policies() {
             "'gc.victim' = 'greedy:3': greedy takes no parameter (greedy)",
         ),
         ("", "'gc.victim' = '' must be one of"),
+        ("rga\n:3", "'gc.victim' = 'rga\\n:3' must be one of"),
+        ("rga: 3", "'gc.victim' = 'rga: 3': D must be an integer"),
     ] {
         let e = bad.parse::<VictimKind>().unwrap_err();
         assert!(e.starts_with(why), "{bad}: {e}");
@@ -452,6 +454,14 @@ fn table_form_checks_its_parameters() {
         (
             "true",
             "'gc.victim' must be a string (\"rga:8\") or a table",
+        ),
+        (
+            r#"{ policy = "rga", "a\nb" = 1 }"#,
+            "'gc.victim.a\\nb' is not a parameter of rga",
+        ),
+        (
+            r#"{ policy = "rga", d = "\n" }"#,
+            "'gc.victim.d' = '\\n' must be an integer",
         ),
     ] {
         let e = from_toml(text).unwrap_err();
