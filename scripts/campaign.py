@@ -196,7 +196,30 @@ def check_report(rep, count):
     waf = (host + fl["gc_pages_moved"]) / host if host else 0.0
     if not close(fl["waf"], waf, rel=1e-9, abs_=1e-12):
         bad.append(f"flash.waf = {fl['waf']}, (host + gc) / host = {waf}")
+    # One `schemes` sub-object per capability the GC axes use, and no other (also per drive).
+    want = capabilities(rep["gc_axes"])
+    for where, r in [("", rep)] + [(f"drives[{i}].", d) for i, d in enumerate(rep.get("drives") or [])]:
+        got = set(r["schemes"])
+        if got != want:
+            bad.append(f"{where}schemes has {sorted(got)}, the GC axes use {sorted(want)}")
     return bad
+
+
+def capabilities(axes):
+    """The `schemes` sections of a report whose run used GC axes `axes` (docs/report-schema.md)."""
+    want = set()
+    if axes["when"] in ("states", "idle"):
+        want.add(axes["when"])
+    if axes["preempt"] == "ops":
+        want.add("preempt")
+    for cap in ("merge", "pipeline"):
+        if axes[cap]:
+            want.add(cap)
+    if axes["suspend"] != "none":
+        want.add("suspend")
+    if axes["planes"].startswith("pagc"):
+        want.add("pagc")
+    return want
 
 
 class Campaign:

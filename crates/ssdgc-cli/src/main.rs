@@ -65,7 +65,7 @@ struct Common {
     /// Override one setting, e.g. `--set geometry.channels=4` (repeatable).
     #[arg(long = "set", value_name = "SECTION.KEY=VALUE")]
     sets: Vec<String>,
-    /// Victim policy (`ssdgc list victims`).
+    /// Victim policy and its parameters, string form (`greedy`, `rga:8`; `ssdgc list victims`).
     #[arg(long)]
     victim: Option<String>,
     /// Seed of every random choice.
@@ -261,8 +261,8 @@ fn list(what: ListWhat) -> Result<(), UserError> {
             .map(|(n, d, axes)| (n.to_string(), format!("{d}\n    axes: {axes}")))
             .collect(),
         ListWhat::Victims => ssdgc_core::gc::victim::list()
-            .iter()
-            .map(|(n, d)| (n.to_string(), d.to_string()))
+            .into_iter()
+            .map(|(n, d)| (n, d.to_string()))
             .collect(),
         ListWhat::Formats => ssdgc_workload::formats()
             .iter()
@@ -293,7 +293,10 @@ fn build_config(c: &Common, gc: Option<&str>) -> Result<Config, UserError> {
         flag("gc.scheme", format!("\"{g}\""))?;
     }
     if let Some(v) = &c.victim {
-        flag("gc.victim", format!("\"{v}\""))?;
+        let kind = v
+            .parse::<ssdgc_core::gc::victim::VictimKind>()
+            .map_err(|e| UserError(format!("--victim: {e}")))?;
+        flag("gc.victim", format!("\"{kind}\""))?;
     }
     if let Some(v) = c.time_scale {
         flag("host.time_scale", format!("{v:?}"))?;
@@ -307,10 +310,6 @@ fn build_config(c: &Common, gc: Option<&str>) -> Result<Config, UserError> {
     let cfg = b.build()?;
     ssdgc_core::gc::scheme::build(&cfg.gc.scheme, &cfg)
         .map_err(|e| UserError(format!("gc.scheme (--gc): {e}")))?;
-    cfg.gc
-        .victim
-        .parse::<ssdgc_core::gc::victim::VictimKind>()
-        .map_err(|e| UserError(format!("gc.victim (--victim): {e}")))?;
     Ok(cfg)
 }
 

@@ -131,16 +131,17 @@ fn a_raid0_array_of_three_drives_replays_a_trace_and_reports_each_drive() {
 
     // The array's counters are the sums of the drives', and its WAF follows from them.
     for path in [
-        ["flash", "host_pages_written"],
-        ["flash", "host_pages_read"],
-        ["flash", "gc_pages_moved"],
-        ["flash", "blocks_erased"],
-        ["gc", "invocations"],
-        ["pgc", "preemptions"],
-        ["pgc", "merged_reads"],
-        ["requests", "unmapped_page_reads"],
+        &["flash", "host_pages_written"][..],
+        &["flash", "host_pages_read"],
+        &["flash", "gc_pages_moved"],
+        &["flash", "blocks_erased"],
+        &["gc", "invocations"],
+        &["gc", "cancelled_moves"],
+        &["schemes", "preempt", "preemptions"],
+        &["schemes", "merge", "merged_reads"],
+        &["requests", "unmapped_page_reads"],
     ] {
-        assert_eq!(u64_at(&r, &path), sum(drives, &path), "{path:?}");
+        assert_eq!(u64_at(&r, path), sum(drives, path), "{path:?}");
     }
     let written = u64_at(&r, &["flash", "host_pages_written"]) as f64;
     let moved = u64_at(&r, &["flash", "gc_pages_moved"]) as f64;

@@ -70,9 +70,12 @@ fn pagc_combines_with_preemptible_states_and_suspension() {
         "gc.suspend=all",
     ]);
     assert_eq!(u64_at(&v, &["requests", "total"]), 2000);
-    assert!(u64_at(&v, &["pagc", "joined"]) > 0, "planes paired: {v}");
     assert!(
-        u64_at(&v, &["pgc", "suspensions"]) > 0,
+        u64_at(&v, &["schemes", "pagc", "joined"]) > 0,
+        "planes paired: {v}"
+    );
+    assert!(
+        u64_at(&v, &["schemes", "suspend", "suspensions"]) > 0,
         "operations suspended: {v}"
     );
     // Not the same run as either parent scheme.
@@ -109,4 +112,71 @@ fn list_schemes_shows_each_presets_axes() {
         "axes: when=states collect=restore preempt=ops merge=on pipeline=on suspend=all planes=serial migration=serial"
     ));
     assert_eq!(out.matches("axes: ").count(), 13, "{out}");
+}
+
+/// The keys of `schemes` in a report.
+fn capabilities(v: &Value) -> Vec<String> {
+    v["schemes"]
+        .as_object()
+        .expect("schemes is an object")
+        .keys()
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn the_report_has_a_section_for_each_capability_the_run_uses_only() {
+    let base = report(&["--gc", "baseline"]);
+    assert_eq!(capabilities(&base), Vec::<String>::new(), "{base}");
+    assert!(
+        base.get("buffer").is_none(),
+        "no buffer section without a buffer"
+    );
+    let fpgc = report(&["--gc", "fpgc"]);
+    assert_eq!(
+        capabilities(&fpgc),
+        ["merge", "pipeline", "preempt", "states", "suspend"]
+    );
+    let idle = report(&["--gc", "idle"]);
+    assert_eq!(capabilities(&idle), ["idle", "preempt"]);
+    // An axis override adds its capability's section to the preset's.
+    let mixed = report(&[
+        "--gc",
+        "pagc-threshold",
+        "--set",
+        "gc.when=states",
+        "--set",
+        "gc.preempt=ops",
+        "--set",
+        "gc.suspend=erase",
+        "--set",
+        "buffer.size=\"64KiB\"",
+    ]);
+    assert_eq!(
+        capabilities(&mixed),
+        ["pagc", "preempt", "states", "suspend"]
+    );
+    assert_eq!(u64_at(&mixed, &["buffer", "size_bytes"]), 64 * 1024);
+    // The table prints the sections the report has.
+    let table = ok::<&str>(&[
+        "run",
+        "-q",
+        "--seed",
+        "4",
+        "--synthetic",
+        SMALL,
+        "--gc",
+        "fpgc",
+    ]);
+    for line in ["\nstates: per die S0", "\npreempt: ", " suspensions"] {
+        assert!(table.contains(line), "table lacks {line:?}:\n{table}");
+    }
+    assert!(!table.contains("\npagc:"), "{table}");
+    let table = ok::<&str>(&["run", "-q", "--seed", "4", "--synthetic", SMALL]);
+    for line in ["\nstates:", "\npreempt:", "\npagc:", "\nidle:", "\nbuffer:"] {
+        assert!(
+            !table.contains(line),
+            "baseline table has {line:?}:\n{table}"
+        );
+    }
 }

@@ -259,10 +259,28 @@ fn unknown_gc_scheme() {
 fn unknown_victim_policy() {
     let e = user_error(&["run", "--victim", "nope"]);
     assert_mentions(&e, &["--victim", "nope", "greedy", "cost-benefit"]);
-    for bad in ["rga:0", "rga:x", "rga:"] {
+    for bad in ["rga:0", "rga:x", "rga:", "greedy:2"] {
         let e = user_error(&["run", "--victim", bad]);
         assert_mentions(&e, &["--victim", bad]);
     }
+    // The table form's parameters are checked, naming the file's line.
+    let f = write_file(
+        "unknown_victim_policy",
+        "victim.toml",
+        "[gc]\nthreshold = 0.05\nvictim = { policy = \"rga\", d = 0 }\n",
+    );
+    let e = user_error(&["run", "--config", f.to_str().unwrap()]);
+    assert_mentions(&e, &["victim.toml:3", "'gc.victim.d' = 0", "1..="]);
+    let f = write_file(
+        "unknown_victim_policy",
+        "param.toml",
+        "[gc.victim]\npolicy = \"greedy\"\nd = 8\n",
+    );
+    let e = user_error(&["run", "--config", f.to_str().unwrap()]);
+    assert_mentions(
+        &e,
+        &["param.toml:1", "'gc.victim.d' is not a parameter of greedy"],
+    );
 }
 
 #[test]

@@ -11,7 +11,7 @@ const LATENCY_FIELDS: [&str; 8] = ["mean", "std", "p50", "p90", "p99", "p999", "
 /// Asserts every fixed key of a single-run report is present with the right JSON type, and that
 /// the values are mutually consistent.
 fn check_report(r: &Value, expected_total: u64) {
-    assert_eq!(at(r, &["schema"]), "ssdgc-report/1");
+    assert_eq!(at(r, &["schema"]), "ssdgc-report/2");
     for k in ["scheme", "victim"] {
         assert!(at(r, &[k]).is_string(), "{k} is a string");
     }
@@ -66,6 +66,19 @@ fn check_report(r: &Value, expected_total: u64) {
     assert!(mean_valid <= pages_per_block as f64);
     if invocations > 0 {
         assert!(erased >= invocations.min(1));
+    }
+    u64_at(r, &["gc", "cancelled_moves"]);
+    // One sub-object per capability the run uses, each an object of counters.
+    let schemes = at(r, &["schemes"])
+        .as_object()
+        .expect("schemes is an object");
+    for (cap, counters) in schemes {
+        assert!(
+            ["states", "idle", "preempt", "merge", "pipeline", "suspend", "pagc"]
+                .contains(&cap.as_str()),
+            "unknown capability section {cap}"
+        );
+        assert!(counters.is_object(), "schemes.{cap} is an object");
     }
 
     let emin = u64_at(r, &["wear", "erase_min"]) as f64;
@@ -571,4 +584,35 @@ fn help_and_version_exit_zero() {
     assert!(out.contains("--synthetic") && out.contains("--dump-config"));
     let out = ok(&["--version"]);
     assert!(out.starts_with("ssdgc "), "{out}");
+}
+
+/// `gc.victim` as a table in a configuration file gives the same run, and the same report, as the
+/// string form on the command line; the report names the policy in the canonical string form.
+#[test]
+fn victim_table_form_gives_the_string_forms_report() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", "--json", "-q", "--seed", "3", "--synthetic", SMALL];
+        args.extend_from_slice(extra);
+        without_wall_time(json(&args))
+    };
+    let table = write_file(
+        "victim_table_form",
+        "victim.toml",
+        "[gc.victim]\npolicy = \"rga\"\nd = 4\n",
+    );
+    let inline = write_file(
+        "victim_table_form",
+        "inline.toml",
+        "[gc]\nvictim = { policy = \"RGA\", d = 4 }\n",
+    );
+    let by_flag = run(&["--victim", "rga:4"]);
+    assert_eq!(at(&by_flag, &["victim"]), "rga:4");
+    assert_eq!(run(&["--config", table.to_str().unwrap()]), by_flag);
+    assert_eq!(run(&["--config", inline.to_str().unwrap()]), by_flag);
+    assert_eq!(run(&["--set", "gc.victim={policy=\"rga\",d=4}"]), by_flag);
+    assert_ne!(
+        run(&["--victim", "rga:5"]),
+        by_flag,
+        "the parameter matters"
+    );
 }

@@ -5,7 +5,9 @@
 //! Each golden is stored as the report it was pinned from (`tests/goldens/NAME.json`). The check
 //! compares *values*, not bytes: both reports are flattened to `dotted.key = value` and every key of
 //! the golden must be present in the current report (through [`RENAMED`] when the schema moved it)
-//! with an equal value. Keys the current report adds are allowed. `sim.wall_s` is ignored.
+//! with an equal value. Keys the current report adds are allowed. `sim.wall_s` is ignored. A key of
+//! an optional section (a capability of `schemes`, or `buffer`) that the current report leaves out
+//! entirely must be zero in the golden: nothing that was counted disappears.
 //!
 //! A change of results on purpose re-pins the goldens (`SSDGC_BLESS=1 cargo test -p ssdgc-cli
 //! --test goldens`) and names the change in docs/CHANGELOG.md.
@@ -239,8 +241,50 @@ fn leak_str(s: String) -> &'static str {
 }
 
 /// Keys of the pinned reports that a later schema moved: (old dotted prefix, new dotted prefix).
-/// A golden key starting with an old prefix is looked up under the new one.
-const RENAMED: &[(&str, &str)] = &[];
+/// A golden key starting with an old prefix is looked up under the new one (also inside
+/// `drives.N.` of an array).
+const RENAMED: &[(&str, &str)] = &[
+    // ssdgc-report/1 → /2: scheme counters in one keyed section, one sub-object per capability.
+    ("pagc.", "schemes.pagc."),
+    ("pgc.state_time_s.", "schemes.states.state_time_s."),
+    ("pgc.s3_holds", "schemes.states.s3_holds"),
+    ("pgc.idle_jobs", "schemes.idle.idle_jobs"),
+    ("pgc.preemptions", "schemes.preempt.preemptions"),
+    ("pgc.merged_reads", "schemes.merge.merged_reads"),
+    ("pgc.point_a", "schemes.pipeline.point_a"),
+    ("pgc.suspensions", "schemes.suspend.suspensions"),
+    ("pgc.cancelled_moves", "gc.cancelled_moves"),
+];
+
+/// Sections a report has only when the run uses them (`schemes.X`, `buffer`): the section of
+/// `key`, if it is in one.
+fn optional_section(key: &str) -> Option<String> {
+    let (rest, drive) = split_drive(key);
+    let parts: Vec<&str> = rest.split('.').collect();
+    let section = match parts.as_slice() {
+        ["schemes", cap, _, ..] => format!("schemes.{cap}"),
+        ["buffer", _, ..] => "buffer".to_string(),
+        _ => return None,
+    };
+    Some(format!("{drive}{section}"))
+}
+
+/// `drives.N.rest` → (`rest`, `drives.N.`); any other key → (key, "").
+fn split_drive(key: &str) -> (&str, &str) {
+    if let Some(r) = key.strip_prefix("drives.") {
+        if let Some((n, rest)) = r.split_once('.') {
+            if n.chars().all(|c| c.is_ascii_digit()) {
+                return (rest, &key[..key.len() - rest.len()]);
+            }
+        }
+    }
+    (key, "")
+}
+
+/// True for a JSON number equal to 0.
+fn is_zero(v: &Value) -> bool {
+    v.as_f64() == Some(0.0)
+}
 
 fn goldens_dir() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/goldens"))
@@ -273,12 +317,43 @@ fn flatten(v: &Value, prefix: &str, out: &mut BTreeMap<String, Value>) {
 }
 
 fn renamed(key: &str) -> String {
+    let (key, drive) = split_drive(key);
     for (old, new) in RENAMED {
         if let Some(rest) = key.strip_prefix(old) {
-            return format!("{new}{rest}");
+            return format!("{drive}{new}{rest}");
         }
     }
-    key.to_string()
+    format!("{drive}{key}")
+}
+
+/// The differences between a golden and a current report, both flattened.
+fn differences(want: &BTreeMap<String, Value>, got: &BTreeMap<String, Value>) -> Vec<String> {
+    let mut diffs = Vec::new();
+    for (k, w) in want {
+        if ignored(k) {
+            continue;
+        }
+        let nk = renamed(k);
+        match got.get(&nk) {
+            None => {
+                // A section left out of the current report must have counted nothing.
+                let absent = optional_section(&nk).filter(|sec| {
+                    let p = format!("{sec}.");
+                    !got.keys().any(|g| g.starts_with(&p))
+                });
+                match absent {
+                    Some(_) if is_zero(w) => {}
+                    Some(sec) => diffs.push(format!(
+                        "{k}: golden {w}, but the report has no section {sec} (looked up as {nk})"
+                    )),
+                    None => diffs.push(format!("{k}: missing (looked up as {nk})")),
+                }
+            }
+            Some(g) if g != w => diffs.push(format!("{k}: golden {w}, now {g}")),
+            Some(_) => {}
+        }
+    }
+    diffs
 }
 
 /// Keys whose value is not a result of the simulation.
@@ -329,18 +404,7 @@ fn check(case: &Case) {
     let (mut want, mut got) = (BTreeMap::new(), BTreeMap::new());
     flatten(&golden, "", &mut want);
     flatten(&current, "", &mut got);
-    let mut diffs = Vec::new();
-    for (k, w) in &want {
-        if ignored(k) {
-            continue;
-        }
-        let nk = renamed(k);
-        match got.get(&nk) {
-            None => diffs.push(format!("{k}: missing (looked up as {nk})")),
-            Some(g) if g != w => diffs.push(format!("{k}: golden {w}, now {g}")),
-            Some(_) => {}
-        }
-    }
+    let diffs = differences(&want, &got);
     assert!(
         diffs.is_empty(),
         "golden {} differs in {} values:\n{}",
@@ -379,4 +443,45 @@ fn flattening_and_renaming_compare_values_not_layout() {
     assert_eq!(m.get("a.c.1"), Some(&Value::from(3)));
     assert_eq!(m.len(), 4);
     assert_eq!(renamed("unmoved.key"), "unmoved.key");
+    assert_eq!(renamed("pgc.point_a"), "schemes.pipeline.point_a");
+    assert_eq!(
+        renamed("drives.2.pgc.state_time_s.s1"),
+        "drives.2.schemes.states.state_time_s.s1"
+    );
+    assert_eq!(
+        renamed("drives.0.pagc.joined"),
+        "drives.0.schemes.pagc.joined"
+    );
+}
+
+#[test]
+fn an_absent_section_must_have_counted_nothing() {
+    let flat = |v: Value| {
+        let mut m = BTreeMap::new();
+        flatten(&v, "", &mut m);
+        m
+    };
+    let now = flat(serde_json::json!({
+        "gc": {"cancelled_moves": 3},
+        "schemes": {"preempt": {"preemptions": 5}},
+    }));
+    // Moved keys are found; zero counters of sections now left out are fine.
+    let old = flat(serde_json::json!({
+        "pgc": {"cancelled_moves": 3, "preemptions": 5, "merged_reads": 0,
+                "state_time_s": {"s0": 0.0}},
+        "pagc": {"joined": 0},
+        "buffer": {"size_bytes": 0},
+    }));
+    assert_eq!(differences(&old, &now), Vec::<String>::new());
+    // A non-zero counter whose section disappeared is a difference.
+    let old = flat(serde_json::json!({"pgc": {"merged_reads": 2}, "buffer": {"hits_read": 1}}));
+    let d = differences(&old, &now);
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert!(d[0].contains("no section buffer"), "{d:?}");
+    assert!(d[1].contains("no section schemes.merge"), "{d:?}");
+    // A key missing from a section that is present is a difference, zero or not.
+    let old = flat(serde_json::json!({"pgc": {"preemptions": 5}, "gc": {"invocations": 0}}));
+    let d = differences(&old, &now);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(d[0].contains("gc.invocations: missing"), "{d:?}");
 }

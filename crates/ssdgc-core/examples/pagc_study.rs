@@ -139,7 +139,7 @@ fn breakdown_table(schemes: &[&str], reports: &[Report], which: &[&str]) {
                 r.latency_us.all.mean,
                 r.flash.waf,
                 r.gc.total_time_us / 1e6,
-                r.pagc.joined
+                r.schemes.pagc.as_ref().map_or(0, |p| p.joined)
             );
         }
     }
@@ -191,9 +191,10 @@ fn main() {
     println!("|---|---:|---:|---:|---:|---:|");
     for (t, (name, _)) in TRACES.iter().enumerate() {
         let r = &main_reports[t * SCHEMES.len() + 2];
+        let p = r.schemes.pagc.clone().unwrap_or_default();
         println!(
             "| {name} | {} | {} | {} | {} | {} |",
-            r.pagc.pard_pawr, r.pagc.srrd_pawr, r.pagc.srrd_srwr, r.pagc.joined, r.gc.invocations
+            p.pard_pawr, p.srrd_pawr, p.srrd_srwr, p.joined, r.gc.invocations
         );
     }
     println!();

@@ -361,10 +361,10 @@ fn main() {
                 mean(r),
                 r.flash.waf,
                 r.gc.invocations,
-                r.pgc.preemptions,
-                r.pgc.merged_reads,
-                r.pgc.point_a,
-                r.pgc.state_time_s.s1,
+                r.schemes.preempt.as_ref().map_or(0, |p| p.preemptions),
+                r.schemes.merge.as_ref().map_or(0, |m| m.merged_reads),
+                r.schemes.pipeline.as_ref().map_or(0, |p| p.point_a),
+                r.schemes.states.as_ref().map_or(0.0, |s| s.state_time_s.s1),
             );
         }
     }
@@ -445,17 +445,22 @@ fn main() {
         fig17,
         max,
     );
-    println!("Suspensions (`pgc.suspensions`):\n");
+    println!("Suspensions (`schemes.suspend.suspensions`):\n");
     println!("| trace | pgc-se | fpgc |");
     println!("|---|---:|---:|");
     for (t, (name, _)) in TRACES.iter().enumerate() {
         let load = Load::Trace(t);
         println!(
             "| {name} | {} | {} |",
-            res.get(&load, "pgc-se", "greedy").pgc.suspensions,
-            res.get(&load, "fpgc", "greedy").pgc.suspensions
+            suspensions(res.get(&load, "pgc-se", "greedy")),
+            suspensions(res.get(&load, "fpgc", "greedy"))
         );
     }
     println!();
     eprintln!("total {:.1} s", t0.elapsed().as_secs_f64());
+}
+
+/// GC operations a run suspended (0 without suspension).
+fn suspensions(r: &Report) -> u64 {
+    r.schemes.suspend.as_ref().map_or(0, |s| s.suspensions)
 }

@@ -19,7 +19,8 @@ use crate::gc::scheme;
 use crate::host::array::Stripe;
 use crate::host::frontend::{FrontEnd, Io};
 use crate::host::Workload;
-use crate::metrics::report::{self, Report};
+use crate::metrics::figures::{DriveFigures, DriveWork, HostFigures, RunFigures};
+use crate::metrics::report::{self, ArrayInfo, BufferReport, DriveInfo, Report, WorkloadInfo};
 use crate::units::SimTime;
 use ssdgc_workload::WorkloadError;
 
@@ -299,19 +300,93 @@ impl Simulator {
             now: self.now,
         });
         let wall = started.elapsed().as_secs_f64() + self.precondition_wall.unwrap_or(0.0);
-        Ok(report::build(&report::ReportInput {
-            cfg: &self.cfg,
-            geo: &self.geo,
+        Ok(report::build(&self.figures(wall)))
+    }
+
+    /// The plain figures of the finished run, for the report.
+    fn figures(&self, wall_s: f64) -> RunFigures<'_> {
+        let front = &self.front;
+        let g = &self.geo;
+        let size_bytes = front.buffer.capacity() * g.page_size;
+        let several = self.drives.len() > 1;
+        let stripe = front.stripe();
+        let drive = DriveInfo {
+            channels: g.channels,
+            chips_per_channel: g.chips_per_channel,
+            dies_per_chip: g.dies_per_chip,
+            planes_per_die: g.planes_per_die,
+            blocks_per_plane: g.blocks_per_plane,
+            pages_per_block: g.pages_per_block,
+            page_size: g.page_size,
+            physical_pages: g.physical_pages as u64,
+            logical_pages: g.logical_pages as u64,
+            overprovision: self.cfg.geometry.overprovision,
+            gc_threshold: self.cfg.gc.threshold,
+            allocation: self.cfg.ftl.allocation.name(),
+            array: several.then(|| ArrayInfo {
+                drives: stripe.drives(),
+                chunk_bytes: stripe.chunk_bytes(),
+                logical_pages: stripe.logical_pages(),
+                physical_pages: self.drives.len() as u64 * g.physical_pages as u64,
+            }),
+        };
+        let b = &front.buffer;
+        RunFigures {
             scheme: &self.scheme_name,
+            axes: self
+                .cfg
+                .gc_axes()
+                .expect("a running drive's GC axes were validated"),
+            victim: self.cfg.gc.victim.name(),
             seed: self.opts.seed,
-            front: &self.front,
-            drives: &self.drives,
-            simulated: self.now,
-            wall_s: wall,
-            events: self.events.processed(),
+            workload: WorkloadInfo {
+                name: front.workload.name.clone(),
+                format: front.workload.format.clone(),
+                source: front.workload.stats(),
+            },
+            drive,
+            host: HostFigures {
+                requests: &front.stats.requests,
+                buffer: BufferReport {
+                    size_bytes,
+                    writes_absorbed: b.writes_absorbed,
+                    writes_bypassed: b.writes_bypassed,
+                    hits_read: b.hits_read,
+                    pages_flushed: b.pages_flushed,
+                },
+            },
+            by_time: front.stats.by_time.as_ref(),
+            by_request: front.stats.by_request.as_ref(),
             series_interval: self.opts.series_interval,
             series_window: self.opts.series_window,
-        }))
+            drives: self
+                .drives
+                .iter()
+                .enumerate()
+                .map(|(i, d)| DriveFigures {
+                    work: drive_work(d),
+                    clocks: d.clocks().cloned().collect(),
+                    erase_counts: d.ftl().erase_counts(),
+                    host: front
+                        .per_drive
+                        .get(i)
+                        .filter(|_| several)
+                        .map(|p| HostFigures {
+                            requests: &p.pieces,
+                            buffer: BufferReport {
+                                size_bytes,
+                                writes_absorbed: p.writes_absorbed,
+                                writes_bypassed: p.writes_bypassed,
+                                hits_read: p.hits_read,
+                                pages_flushed: p.pages_flushed,
+                            },
+                        }),
+                })
+                .collect(),
+            simulated: self.now,
+            wall_s,
+            events: self.events.processed(),
+        }
     }
 
     /// Hands event `ev` at time `t` to its owner.
@@ -350,5 +425,40 @@ impl Simulator {
             d.check(self.now)?;
         }
         self.front.check(self.now)
+    }
+}
+
+/// What drive `d` did, as the report's plain counters.
+fn drive_work(d: &Drive) -> DriveWork {
+    let f = d.ftl().counters;
+    let c = d.counters();
+    let s = d.scheme_stats();
+    DriveWork {
+        dies: d.geometry().dies as u64,
+        host_pages_written: f.host_pages_written,
+        host_pages_read: c.host_pages_read,
+        gc_pages_moved: f.gc_pages_moved,
+        blocks_erased: f.blocks_erased,
+        victims: f.victims,
+        victim_valid_pages: f.victim_valid_pages,
+        gc_time: c.gc_time,
+        cancelled_moves: c.cancelled_moves,
+        events: c.events,
+        pard_pawr: f.moves_by_class[0],
+        srrd_pawr: f.moves_by_class[1],
+        srrd_srwr: f.moves_by_class[2],
+        pagc_joined: f.pagc_joined,
+        pages_buffered: f.pages_buffered,
+        pages_skipped: f.pages_skipped,
+        s0_time: s.state_time[0],
+        s1_time: s.state_time[1],
+        s2_time: s.state_time[2],
+        s3_time: s.state_time[3],
+        preemptions: s.preemptions,
+        s3_holds: s.s3_holds,
+        idle_jobs: s.idle_jobs,
+        merged_reads: c.merged_reads,
+        suspensions: c.suspensions,
+        point_a: c.point_a,
     }
 }

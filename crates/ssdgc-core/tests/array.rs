@@ -95,7 +95,8 @@ fn drive_zero_of_an_array_runs_as_the_lone_drive() {
         assert_eq!(d0.breakdown_us, a.breakdown_us, "{scheme}");
         assert_eq!(d0.flash, a.flash, "{scheme}");
         assert_eq!(d0.gc, a.gc, "{scheme}");
-        assert_eq!(d0.pgc, a.pgc, "{scheme}");
+        assert_eq!(d0.schemes, a.schemes, "{scheme}");
+        assert_eq!(d0.buffer, a.buffer, "{scheme}");
         assert_eq!(d0.wear, a.wear, "{scheme}");
         assert_eq!(d0.plane_util, a.plane_util, "{scheme}");
         // The array's requests are drive 0's pieces; the other drives did nothing.

@@ -16,6 +16,10 @@
 //! module: `crate::gc…`, `crate::{config, …}`, `super::super::sim…` climbing to the crate root, the
 //! crate-root re-exports of upper items (`crate::Config`), or the workload crate. Doc links count
 //! too, so the bottom layers' documentation does not point up either.
+//!
+//! `metrics/` is assembled from plain data handed to it (`metrics::figures`): it may name the GC
+//! axes and the layers below, never the simulator, the drive, the host front end or ageing, which
+//! produce that data ([`metrics_does_not_reach_the_simulator`]).
 
 use std::path::{Path, PathBuf};
 
@@ -34,6 +38,12 @@ const UPPER_REEXPORTS: &[&str] = &[
     "SimError",
     "Simulator",
 ];
+
+/// Modules the report may not name: they hand it plain data.
+const ABOVE_METRICS: &[&str] = &["sim", "drive", "host", "ageing"];
+
+/// Crate-root re-exports of those modules' items.
+const ABOVE_METRICS_REEXPORTS: &[&str] = &["RunOptions", "SimError", "Simulator"];
 
 /// The source files of the bottom layers, relative to `src/`.
 fn bottom_layer_files(src: &Path) -> Vec<PathBuf> {
@@ -140,17 +150,61 @@ fn root_references(text: &str, depth: usize) -> Vec<(usize, String)> {
 }
 
 fn violations(text: &str, depth: usize) -> Vec<String> {
-    let mut v: Vec<String> = root_references(text, depth)
-        .into_iter()
-        .filter(|(_, m)| UPPER.contains(&m.as_str()) || UPPER_REEXPORTS.contains(&m.as_str()))
-        .map(|(line, m)| format!("line {line}: reaches `{m}`"))
-        .collect();
+    let mut v = references_to(text, depth, UPPER, UPPER_REEXPORTS);
     for (n, line) in text.lines().enumerate() {
         if line.contains("ssdgc_workload") {
             v.push(format!("line {}: reaches the workload crate", n + 1));
         }
     }
     v
+}
+
+/// The lines of `text` that name one of `modules` or `reexports` at the crate root.
+fn references_to(text: &str, depth: usize, modules: &[&str], reexports: &[&str]) -> Vec<String> {
+    root_references(text, depth)
+        .into_iter()
+        .filter(|(_, m)| modules.contains(&m.as_str()) || reexports.contains(&m.as_str()))
+        .map(|(line, m)| format!("line {line}: reaches `{m}`"))
+        .collect()
+}
+
+#[test]
+fn metrics_does_not_reach_the_simulator() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    collect_rs(&src.join("metrics"), &mut files);
+    files.sort();
+    assert!(
+        files.iter().any(|f| f.ends_with("metrics/report.rs")),
+        "the metrics files were not found under {}",
+        src.display()
+    );
+    let mut failures = Vec::new();
+    for f in &files {
+        let rel = f.strip_prefix(&src).expect("under src");
+        let text = std::fs::read_to_string(f).expect("readable source");
+        let found = references_to(
+            &text,
+            module_depth(rel),
+            ABOVE_METRICS,
+            ABOVE_METRICS_REEXPORTS,
+        );
+        for v in found {
+            failures.push(format!("src/{}: {v}", rel.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "metrics is built from plain data and must not name the simulator, drive, host or ageing:\n{}",
+        failures.join("\n")
+    );
+    // The rule catches what it is meant to.
+    let bad = "use crate::drive::{Drive, DriveCounters};\nuse crate::host::frontend::FrontEnd;\n\
+               use super::super::sim::Simulator;\nuse crate::gc::schemes::GcAxes;\n";
+    assert_eq!(
+        references_to(bad, 2, ABOVE_METRICS, ABOVE_METRICS_REEXPORTS).len(),
+        3
+    );
 }
 
 #[test]

@@ -152,13 +152,14 @@ fn every_pagc_scheme_on_dies_of_2_4_and_8_planes_loses_nothing() {
             let r = common::run_checked(&cfg, recs, 5, 1_000)
                 .unwrap_or_else(|e| panic!("{scheme} with {planes} planes: {e}"));
             assert_eq!(r.requests.total, 8_000);
+            let p = r.schemes.pagc.as_ref().expect("a pagc section");
             assert!(
-                r.pagc.joined > 0,
+                p.joined > 0,
                 "{scheme} with {planes} planes never ran in parallel"
             );
-            assert!(r.pagc.pard_pawr > 0);
+            assert!(p.pard_pawr > 0);
             if scheme == "pagc-cache" {
-                assert!(r.pagc.buffered_pages > 0);
+                assert!(p.buffered_pages > 0);
             }
         }
     }

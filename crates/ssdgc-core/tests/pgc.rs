@@ -4,7 +4,22 @@
 
 use ssdgc_core::flash::Geometry;
 use ssdgc_core::host::Workload;
+use ssdgc_core::metrics::report::{Schemes, States};
 use ssdgc_core::{ConfigBuilder, Report, RunOptions, Simulator};
+
+/// The preemptible-GC states section of a run that has one.
+fn states(r: &Report) -> &States {
+    r.schemes.states.as_ref().expect("a states section")
+}
+
+/// Preemptions of a run with preemptible GC.
+fn preemptions(r: &Report) -> u64 {
+    r.schemes
+        .preempt
+        .as_ref()
+        .expect("a preempt section")
+        .preemptions
+}
 
 fn run(scheme: &str, sets: &[&str], spec: &str, seed: u64) -> Report {
     let mut b = ConfigBuilder::preset("default").unwrap();
@@ -39,15 +54,15 @@ fn write_burst_never_exhausts_free_blocks() {
             "count=30000,size=16KiB,interarrival=exp:50us,read=0.0",
             5,
         );
-        let t = &r.pgc.state_time_s;
+        let t = &states(&r).state_time_s;
         assert_eq!(r.requests.total, 30_000);
         assert!(t.s1 > 0.0, "{t:?}");
         assert!(
             t.s2 + t.s3 > 0.0,
             "the burst never reached the hard threshold: {t:?}"
         );
-        assert!(r.pgc.s3_holds > 0);
-        assert!(r.pgc.preemptions > 0);
+        assert!(states(&r).s3_holds > 0);
+        assert!(preemptions(&r) > 0);
     }
 }
 
@@ -61,12 +76,12 @@ fn light_load_stays_in_s0_and_s1() {
         "count=20000,size=4KiB,interarrival=exp:2ms,read=0.3",
         2,
     );
-    let t = &r.pgc.state_time_s;
+    let t = &states(&r).state_time_s;
     assert!(t.s1 > 0.0, "{t:?}");
     assert_eq!(t.s2, 0.0, "{t:?}");
     assert_eq!(t.s3, 0.0, "{t:?}");
-    assert_eq!(r.pgc.s3_holds, 0);
-    assert!(r.pgc.preemptions > 0);
+    assert_eq!(states(&r).s3_holds, 0);
+    assert!(preemptions(&r) > 0);
 }
 
 /// Preemption cuts the response time of the baseline's GC on the same load, and moves no more pages.
@@ -77,8 +92,11 @@ fn preemptible_gc_beats_the_baseline() {
     let pgc = run("pgc-none", &[], spec, 9);
     assert!(pgc.latency_us.all.mean < base.latency_us.all.mean);
     assert!(pgc.latency_us.all.max < base.latency_us.all.max);
-    assert_eq!(base.pgc.preemptions, 0);
-    assert_eq!(base.pgc.state_time_s.s1, 0.0);
+    assert_eq!(
+        base.schemes,
+        Schemes::default(),
+        "the baseline has no capability section"
+    );
 }
 
 /// Writes to pages of victims being collected cancel their moves; `--check` verifies after the
@@ -91,7 +109,7 @@ fn cancelled_moves_lose_no_page() {
         "count=20000,size=4KiB,interarrival=exp:300us,read=0.2,seq=0.0",
         3,
     );
-    assert!(r.pgc.cancelled_moves > 0);
+    assert!(r.gc.cancelled_moves > 0);
 }
 
 /// Idle-time GC collects between bursts of requests and is preempted by the next one; on a load
@@ -104,8 +122,11 @@ fn idle_gc_runs_in_idle_time() {
         "count=20000,size=8KiB,interarrival=exp:5ms,read=0.3",
         4,
     );
-    assert!(r.pgc.idle_jobs > 0);
-    assert_eq!(r.pgc.state_time_s.s1, 0.0);
+    assert!(r.schemes.idle.as_ref().expect("idle section").idle_jobs > 0);
+    assert!(
+        r.schemes.states.is_none(),
+        "idle GC has no preemptible-GC states"
+    );
     let base = run(
         "baseline",
         &[],
@@ -143,15 +164,21 @@ fn every_variant_survives_a_burst_and_its_features_show() {
     for (g, r) in &runs {
         assert_eq!(r.requests.total, 20_000, "{g}");
         let merges = g.ends_with("merge") || *g == "pgc";
+        let s = &r.schemes;
         if !g.ends_with("se") && *g != "fpgc" {
-            assert_eq!(r.pgc.merged_reads > 0, merges, "{g}: {:?}", r.pgc);
+            assert_eq!(s.merge.is_some(), merges, "{g}: {s:?}");
+            let merged = s.merge.as_ref().map_or(0, |m| m.merged_reads);
+            assert_eq!(merged > 0, merges, "{g}: {s:?}");
         }
         let suspends = g.ends_with("se") || *g == "fpgc";
-        assert_eq!(r.pgc.suspensions > 0, suspends, "{g}: {:?}", r.pgc);
-        assert!(r.pgc.s3_holds > 0, "{g}: the burst should reach S3");
+        assert_eq!(s.suspend.is_some(), suspends, "{g}: {s:?}");
+        let suspended = s.suspend.as_ref().map_or(0, |x| x.suspensions);
+        assert_eq!(suspended > 0, suspends, "{g}: {s:?}");
+        assert!(states(r).s3_holds > 0, "{g}: the burst should reach S3");
         // Point A comes with pipelining; F-PGC suspends moves instead.
         let point_a = g.ends_with("pipeline") || *g == "pgc" || *g == "pgc-se";
-        assert_eq!(r.pgc.point_a > 0, point_a, "{g}: {:?}", r.pgc);
+        let stopped = s.pipeline.as_ref().map_or(0, |p| p.point_a);
+        assert_eq!(stopped > 0, point_a, "{g}: {s:?}");
     }
     let gc_time = |name: &str| {
         runs.iter()
@@ -194,7 +221,7 @@ fn worst_case_response_times_meet_table_v() {
         ("fpgc", fpgc_bound),
     ] {
         let r = run(scheme, &sets, spec, 11);
-        let t = &r.pgc.state_time_s;
+        let t = &states(&r).state_time_s;
         assert!(t.s1 > 0.0 && t.s2 == 0.0 && t.s3 == 0.0, "{scheme}: {t:?}");
         let max = r.latency_us.all.max;
         assert!(
@@ -203,7 +230,14 @@ fn worst_case_response_times_meet_table_v() {
         );
         maxes.push(max);
         if scheme == "fpgc" {
-            assert!(r.pgc.suspensions > 0);
+            assert!(
+                r.schemes
+                    .suspend
+                    .as_ref()
+                    .expect("suspend section")
+                    .suspensions
+                    > 0
+            );
         }
     }
     // The bounds are reached: PGC's waits include whole erases, F-PGC's do not.

@@ -150,10 +150,6 @@ pub fn config(spec: &RunSpec) -> Result<Config, String> {
     let cfg = b.build().map_err(|e| e.to_string())?;
     ssdgc_core::gc::scheme::build(&cfg.gc.scheme, &cfg)
         .map_err(|e| format!("gc.scheme '{}': {e}", spec.scheme))?;
-    cfg.gc
-        .victim
-        .parse::<ssdgc_core::gc::victim::VictimKind>()
-        .map_err(|e| format!("gc.victim: {e}"))?;
     Ok(cfg)
 }
 

@@ -31,9 +31,11 @@ pub struct ConfigError {
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // One line, whatever the input held: line breaks in quoted values are shown escaped.
+        let msg = self.msg.replace('\n', "\\n").replace('\r', "\\r");
         match self.line {
-            Some(l) => write!(f, "{}:{}: {}", self.source_name, l, self.msg),
-            None => write!(f, "{}: {}", self.source_name, self.msg),
+            Some(l) => write!(f, "{}:{}: {}", self.source_name, l, msg),
+            None => write!(f, "{}: {}", self.source_name, msg),
         }
     }
 }
@@ -171,6 +173,27 @@ impl<'de> Deserialize<'de> for Duration {
     }
 }
 
+/// `ftl.allocation` as its canonical name (`"CWDP"`); read case-insensitively.
+mod allocation_order {
+    use crate::flash::AllocationOrder;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(o: &AllocationOrder, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&o.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<AllocationOrder, D::Error> {
+        let s = String::deserialize(d)?;
+        parse(&s).map_err(serde::de::Error::custom)
+    }
+
+    /// Parses `s`, the error naming the key.
+    pub(super) fn parse(s: &str) -> Result<AllocationOrder, String> {
+        s.parse()
+            .map_err(|why| format!("'ftl.allocation' = '{s}' {why}"))
+    }
+}
+
 /// A byte size written as an integer or with a binary unit (`"8KiB"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct ByteSize(pub u64);
@@ -239,8 +262,10 @@ pub struct TimingConfig {
 #[serde(deny_unknown_fields)]
 pub struct FtlConfig {
     /// Static allocation order of logical pages over channel (C), chip/way (W), die (D), plane (P),
-    /// fastest-changing first: one of the 24 permutations, e.g. `CWDP`.
-    pub allocation: String,
+    /// fastest-changing first: one of the 24 permutations, e.g. `CWDP` (case-insensitive; written
+    /// back upper case).
+    #[serde(with = "allocation_order")]
+    pub allocation: crate::flash::AllocationOrder,
     /// Order of each plane's free-block pool: `fifo` (first freed, first out), `youngest` or
     /// `oldest` (by erase count; practical-GC paper §III-C).
     pub pool: crate::ftl::PoolOrder,
@@ -255,8 +280,10 @@ pub struct FtlConfig {
 pub struct GcConfig {
     /// The GC scheme (`ssdgc list schemes`).
     pub scheme: String,
-    /// The victim policy (`ssdgc list victims`).
-    pub victim: String,
+    /// The victim policy with its parameters (`ssdgc list victims`): the string form `"rga:8"` or
+    /// the table form `{ policy = "rga", d = 8 }` ([`crate::gc::victim::kind`]); written back in
+    /// the canonical string form.
+    pub victim: crate::gc::victim::VictimKind,
     /// A plane collects when its free blocks (or, with `trigger = "pages"`, its free pages) fall
     /// below this share.
     pub threshold: f64,
@@ -422,6 +449,8 @@ fn compatible(section: &str, key: &str, expected: &toml::Value, got: &toml::Valu
         (V::String(_), V::Boolean(_)) if section == "gc" && matches!(key, "merge" | "pipeline") => {
             true
         }
+        // The victim policy: the string form or the table form (checked by `check_entry`).
+        (V::String(_), _) if section == "gc" && key == "victim" => true,
         (V::Float(_), V::Integer(_)) => true,
         (V::String(_) | V::Integer(_), V::String(_) | V::Integer(_))
             if takes_unit(section, key) =>
@@ -440,7 +469,9 @@ fn find_key_line(text: &str, section: Option<&str>, key: &str) -> Option<usize> 
         if line.starts_with('[') {
             let name = line.trim_matches(|c| c == '[' || c == ']').trim();
             in_section = Some(name) == section;
-            if section.is_none() && name == key {
+            // `[key]`, or a setting written as its own table: `[section.key]`.
+            let table = section.map_or(key.to_string(), |s| format!("{s}.{key}"));
+            if name == table {
                 return Some(i + 1);
             }
             continue;
@@ -649,6 +680,14 @@ fn check_entry(
     if let Some(r) = keywords::check(section, key, v) {
         r?;
     }
+    if section == "gc" && key == "victim" {
+        crate::gc::victim::VictimKind::from_toml(v)?;
+    }
+    if section == "ftl" && key == "allocation" {
+        if let toml::Value::String(s) = v {
+            allocation_order::parse(s)?;
+        }
+    }
     if section == "gc" && GC_AXIS_KEYS.contains(&key) {
         check_axis_value(key, v).map_err(|e| {
             // Axis values name their key; the on/off switches do not.
@@ -770,11 +809,11 @@ impl Config {
     }
 
     /// The FTL's parameters: allocation order, GC trigger, pool order, write streams and the victim
-    /// policy that indexes each plane's candidates. Fails on an unknown allocation order or victim
-    /// policy.
+    /// policy that indexes each plane's candidates. (Both are typed settings, checked when the
+    /// configuration was read; the `Result` is the FTL constructor's conversion.)
     pub fn ftl_params(&self) -> Result<crate::ftl::FtlParams, String> {
-        let allocation = crate::flash::AllocationOrder::parse(&self.ftl.allocation)?;
-        let victim: crate::gc::victim::VictimKind = self.gc.victim.parse()?;
+        let allocation = self.ftl.allocation;
+        let victim = self.gc.victim;
         let pages_per_plane =
             self.geometry.blocks_per_plane as u64 * self.geometry.pages_per_block as u64;
         Ok(crate::ftl::FtlParams {

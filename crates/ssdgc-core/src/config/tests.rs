@@ -37,7 +37,7 @@ fn overrides_apply_and_typos_are_errors() {
     b.set("timing.read=30us").unwrap();
     let c = b.clone().build().unwrap();
     assert_eq!(c.geometry.blocks_per_plane, 300);
-    assert_eq!(c.ftl.allocation, "PCWD");
+    assert_eq!(c.ftl.allocation.to_string(), "PCWD");
     assert_eq!(c.timing.read.ns(), 30_000);
     let e = b.set("geometry.blocks_per_plan=3").unwrap_err();
     assert!(e
@@ -87,8 +87,11 @@ fn impossible_geometry_is_rejected_with_a_reason() {
     b.set("geometry.channels=0").unwrap();
     assert!(b.build().is_err());
     let mut b = ConfigBuilder::preset("default").unwrap();
-    b.set("ftl.allocation=CWDX").unwrap();
-    assert!(b.build().unwrap_err().msg.contains("ftl.allocation"));
+    let e = b.set("ftl.allocation=CWDX").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "--set ftl.allocation=CWDX: 'ftl.allocation' = 'CWDX' is not an allocation order: use a permutation of C, W, D and P such as CWDP"
+    );
 }
 
 fn build_with(sets: &[&str]) -> Result<Config, ConfigError> {
@@ -279,9 +282,7 @@ fn parameters_follow_the_settings() {
         crate::ftl::CandidateIndexKind::name(p.candidates.as_ref()),
         "greedy"
     );
-    let mut bad = c.clone();
-    bad.gc.victim = "nosuch".into();
-    assert!(bad.ftl_params().unwrap_err().contains("nosuch"));
+    assert_eq!(p.allocation, c.ftl.allocation);
     let g = crate::flash::Geometry::new(&c);
     assert_eq!(g, crate::flash::Geometry::new(c.geometry_params()));
     assert_eq!(g.planes, 8);
@@ -296,4 +297,94 @@ fn config_round_trips_through_toml() {
     let mut b = ConfigBuilder::preset("default").unwrap();
     b.merge_text(&text, "dump").unwrap();
     assert_eq!(b.build().unwrap(), c);
+}
+
+#[test]
+fn victim_table_and_string_forms_are_one_setting() {
+    use crate::gc::victim::VictimKind;
+    let build = |f: &dyn Fn(&mut ConfigBuilder) -> Result<(), ConfigError>| {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        f(&mut b).unwrap();
+        b.build().unwrap()
+    };
+    let string = build(&|b| b.set("gc.victim=rga:8"));
+    let forms = [
+        build(&|b| b.set("gc.victim=\"RGA:8\"")),
+        build(&|b| b.set("gc.victim=rga")),
+        build(&|b| b.set("gc.victim={ policy = \"rga\", d = 8 }")),
+        build(&|b| b.merge_text("[gc]\nvictim = { policy = \"rga\", d = 8 }\n", "v.toml")),
+        build(&|b| b.merge_text("[gc.victim]\npolicy = \"rga\"\nd = 8\n", "v.toml")),
+        build(&|b| b.merge_text("[gc]\nvictim = \"rga:8\"\n", "v.toml")),
+    ];
+    assert_eq!(string.gc.victim, VictimKind::Rga(8));
+    for c in &forms {
+        assert_eq!(c, &string);
+    }
+    // Written back in the canonical string form, which reads back to the same configuration.
+    let text = string.to_toml();
+    assert!(text.contains("victim = \"rga:8\""), "{text}");
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    b.merge_text(&text, "dump").unwrap();
+    assert_eq!(b.build().unwrap(), string);
+    // The allocation order too, upper case.
+    let lower = build(&|b| b.set("ftl.allocation=pcwd"));
+    assert!(lower.to_toml().contains("allocation = \"PCWD\""));
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    b.merge_text(&lower.to_toml(), "dump").unwrap();
+    assert_eq!(b.build().unwrap(), lower);
+}
+
+#[test]
+fn victim_and_allocation_errors_name_the_key_and_the_line() {
+    let file = |text: &str| {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.merge_text(text, "v.toml").unwrap_err().to_string()
+    };
+    let set = |a: &str| {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set(a).unwrap_err().to_string()
+    };
+    assert_eq!(
+        file("[gc]\nthreshold = 0.05\nvictim = { policy = \"rga\", d = 0 }\n"),
+        "v.toml:3: 'gc.victim.d' = 0 must be an integer in 1..=4294967295"
+    );
+    assert_eq!(
+        file("[ftl]\npool = \"fifo\"\n\n[gc.victim]\npolicy = \"rga\"\nq = 1\n"),
+        "v.toml:4: 'gc.victim.q' is not a parameter of rga (known: policy, d)"
+    );
+    assert_eq!(
+        file("[gc]\nvictim = \"lru\"\n"),
+        "v.toml:2: 'gc.victim' = 'lru' must be one of: greedy, rga:D, random, random+, fifo, cost-benefit, cat, wear-aware"
+    );
+    assert_eq!(
+        file("[gc]\nvictim = 3\n"),
+        "v.toml:2: 'gc.victim' must be a string (\"rga:8\") or a table ({ policy = \"rga\", d = 8 }), not an integer"
+    );
+    assert_eq!(
+        file("[ftl]\nallocation = \"CWDD\"\n"),
+        "v.toml:2: 'ftl.allocation' = 'CWDD' repeats 'D': an allocation order names each of C, W, D and P once"
+    );
+    assert_eq!(
+        set("gc.victim=rga:0"),
+        "--set gc.victim=rga:0: 'gc.victim' = 'rga:0': D must be an integer in 1..=4294967295 (rga:D: blocks sampled per choice)"
+    );
+    assert_eq!(
+        set("gc.victim={ policy = \"greedy\", d = 2 }"),
+        "--set gc.victim={ policy = \"greedy\", d = 2 }: 'gc.victim.d' is not a parameter of greedy (known: policy)"
+    );
+}
+
+#[test]
+fn errors_stay_on_one_line_whatever_the_value_holds() {
+    for text in [
+        "[gc]\ntrigger = \"a\\nb\"\n",
+        "[gc]\nvictim = \"rga\\n:3\"\n",
+        "[ftl]\nallocation = \"CW\\rP\"\n",
+        "[gc]\n\"a\\nb\" = 1\n",
+    ] {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        let e = b.merge_text(text, "v.toml").unwrap_err().to_string();
+        assert!(!e.contains(['\n', '\r']), "{text:?}: {e:?}");
+        assert!(e.starts_with("v.toml:"), "{e}");
+    }
 }

@@ -195,8 +195,6 @@ impl Config {
                     .into(),
             );
         }
-        crate::flash::AllocationOrder::parse(&self.ftl.allocation)
-            .map_err(|e| ConfigError::invalid(format!("ftl.allocation: {e}")))?;
         if self.host.queue_depth == 0 || self.host.queue_depth > 65_536 {
             return bad(format!(
                 "host.queue_depth = {} must be in 1..=65536",

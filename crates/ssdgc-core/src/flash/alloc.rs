@@ -5,6 +5,9 @@
 
 use super::Geometry;
 
+/// The coordinates' letters: channel, chip/way, die, plane.
+const LETTERS: [char; 4] = ['C', 'W', 'D', 'P'];
+
 /// One of the 24 permutations of C, W, D, P.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AllocationOrder {
@@ -13,40 +16,18 @@ pub struct AllocationOrder {
 }
 
 impl AllocationOrder {
-    /// Parses an order such as `CWDP` (case-insensitive).
+    /// Parses an order such as `CWDP` (case-insensitive); the error says what is wrong with it.
     pub fn parse(s: &str) -> Result<Self, String> {
-        let up = s.trim().to_ascii_uppercase();
-        let mut dims = [0u8; 4];
-        let mut seen = [false; 4];
-        if up.len() != 4 {
-            return Err(format!(
-                "'{s}' is not an allocation order: use a permutation of C, W, D and P such as CWDP"
-            ));
-        }
-        for (i, ch) in up.chars().enumerate() {
-            let d = match ch {
-                'C' => 0,
-                'W' => 1,
-                'D' => 2,
-                'P' => 3,
-                _ => {
-                    return Err(format!(
-                        "'{s}' is not an allocation order: use a permutation of C, W, D and P such as CWDP"
-                    ))
-                }
-            };
-            if seen[d as usize] {
-                return Err(format!("'{s}' repeats '{ch}': each of C, W, D, P once"));
-            }
-            seen[d as usize] = true;
-            dims[i] = d;
-        }
-        Ok(AllocationOrder { dims })
+        s.parse()
+    }
+
+    /// The order's canonical name, upper case (`CWDP`): parses back to the same order.
+    pub fn name(&self) -> String {
+        self.dims.iter().map(|&d| LETTERS[d as usize]).collect()
     }
 
     /// All 24 orders, by name.
     pub fn all() -> Vec<String> {
-        let letters = ['C', 'W', 'D', 'P'];
         let mut out = Vec::new();
         for a in 0..4 {
             for b in 0..4 {
@@ -57,7 +38,7 @@ impl AllocationOrder {
                         s.sort_unstable();
                         s.dedup();
                         if s.len() == 4 {
-                            out.push(v.iter().map(|&i| letters[i]).collect());
+                            out.push(v.iter().map(|&i| LETTERS[i]).collect());
                         }
                     }
                 }
@@ -85,6 +66,42 @@ impl AllocationOrder {
     }
 }
 
+impl std::str::FromStr for AllocationOrder {
+    type Err = String;
+
+    /// Parses an order such as `CWDP` (case-insensitive, surrounding blanks ignored). The error is
+    /// the reason only (`is not an allocation order: …`), for the caller to name the setting.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let up = s.trim().to_ascii_uppercase();
+        let not_one = || {
+            "is not an allocation order: use a permutation of C, W, D and P such as CWDP"
+                .to_string()
+        };
+        if up.chars().count() != 4 {
+            return Err(not_one());
+        }
+        let mut dims = [0u8; 4];
+        let mut seen = [false; 4];
+        for (i, ch) in up.chars().enumerate() {
+            let d = LETTERS.iter().position(|&l| l == ch).ok_or_else(not_one)?;
+            if seen[d] {
+                return Err(format!(
+                    "repeats '{ch}': an allocation order names each of C, W, D and P once"
+                ));
+            }
+            seen[d] = true;
+            dims[i] = d as u8;
+        }
+        Ok(AllocationOrder { dims })
+    }
+}
+
+impl std::fmt::Display for AllocationOrder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,8 +113,21 @@ mod tests {
         for o in &all {
             AllocationOrder::parse(o).unwrap();
         }
-        assert!(AllocationOrder::parse("CWDD").is_err());
-        assert!(AllocationOrder::parse("CWD").is_err());
+        for o in &all {
+            assert_eq!(&AllocationOrder::parse(o).unwrap().to_string(), o);
+        }
+        assert_eq!(AllocationOrder::parse(" pcwd ").unwrap().name(), "PCWD");
+        assert!(AllocationOrder::parse("CWDD")
+            .unwrap_err()
+            .starts_with("repeats 'D'"));
+        for bad in ["CWD", "CWDPX", "CWDX", "", "ÇWDP"] {
+            assert!(
+                AllocationOrder::parse(bad)
+                    .unwrap_err()
+                    .starts_with("is not an allocation order"),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@ pub(crate) mod frontend;
 
 use std::path::Path;
 
-use serde::Serialize;
+pub use crate::metrics::report::SourceStats;
 use ssdgc_workload::synthetic::{Synthetic, SyntheticSpec};
 use ssdgc_workload::{IoRecord, TraceOptions, TraceReader, WorkloadError};
 
@@ -46,21 +46,6 @@ enum Source {
     Trace(Box<TraceReader>),
     Synthetic(Box<Synthetic>),
     Records(std::vec::IntoIter<IoRecord>),
-}
-
-/// What became of a trace's lines, for the report: nothing is dropped silently.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct SourceStats {
-    /// Lines read (0 for synthetic workloads).
-    pub lines: u64,
-    /// Requests produced.
-    pub records: u64,
-    /// Blank lines, headers, comments and events that are neither reads nor writes.
-    pub skipped_lines: u64,
-    /// Records of other volumes or devices, left out by the volume selection.
-    pub filtered_records: u64,
-    /// The volume replayed, when the format has volumes.
-    pub volume: Option<u64>,
 }
 
 /// A stream of requests and how to replay it.

@@ -1,6 +1,7 @@
 //! Measurements: latency distributions and the run report.
 
 pub mod breakdown;
+pub mod figures;
 pub mod report;
 mod responses;
 mod series;

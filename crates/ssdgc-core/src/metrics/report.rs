@@ -5,18 +5,15 @@
 use serde::Serialize;
 
 use super::breakdown::{self, BreakdownReport, DieClock, PlaneUtil};
+use super::figures::{DriveWork, RunFigures};
 use super::{LatencySummary, Responses, SeriesPoint, MARGINAL_RESPONSE};
-use crate::config::Config;
-use crate::drive::{Drive, DriveCounters};
-use crate::flash::Geometry;
-use crate::ftl::FtlCounters;
-use crate::gc::scheme::SchemeStats;
-use crate::host::frontend::FrontEnd;
-use crate::host::SourceStats;
+use crate::gc::preempt::{PreemptMode, Suspend};
+use crate::gc::schemes::GcAxes;
+use crate::gc::when::When;
 use crate::units::{ns_to_us, SimTime};
 
 /// Schema identifier of a single-run report.
-pub const SCHEMA: &str = "ssdgc-report/1";
+pub const SCHEMA: &str = "ssdgc-report/2";
 /// Schema identifier of a comparison.
 pub const COMPARE_SCHEMA: &str = "ssdgc-compare/1";
 
@@ -42,13 +39,12 @@ pub struct Report {
     pub excess: Excess,
     pub flash: Flash,
     pub gc: Gc,
-    /// Parallel-GC (PaGC) counters; zero under other schemes.
-    pub pagc: Pagc,
-    /// Idle-time and preemptible-GC counters; zero under other schemes (except `cancelled_moves`,
-    /// which any scheme can see).
-    pub pgc: Pgc,
-    /// The host write buffer (`buffer.size`); zero counters without one.
-    pub buffer: BufferReport,
+    /// The counters of the GC capabilities the run uses, one keyed sub-object per capability,
+    /// present only when the run uses it.
+    pub schemes: Schemes,
+    /// The host write buffer (`buffer.size`); only with one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub buffer: Option<BufferReport>,
     pub wear: Wear,
     pub sim: Sim,
     /// Latency over time and over the request sequence, when asked for.
@@ -81,6 +77,21 @@ pub struct WorkloadInfo {
     pub format: String,
     /// What became of the trace's lines.
     pub source: SourceStats,
+}
+
+/// What became of a trace's lines, for the report: nothing is dropped silently.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SourceStats {
+    /// Lines read (0 for synthetic workloads).
+    pub lines: u64,
+    /// Requests produced.
+    pub records: u64,
+    /// Blank lines, headers, comments and events that are neither reads nor writes.
+    pub skipped_lines: u64,
+    /// Records of other volumes or devices, left out by the volume selection.
+    pub filtered_records: u64,
+    /// The volume replayed, when the format has volumes.
+    pub volume: Option<u64>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -154,10 +165,85 @@ pub struct Gc {
     pub total_time_us: f64,
     pub mean_valid_pages_per_victim: f64,
     pub mean_valid_share_per_victim: f64,
+    /// Host writes to a page a GC job was about to move: the move is skipped (any scheme).
+    pub cancelled_moves: u64,
+}
+
+/// The counters of the GC capabilities a run uses ([`crate::gc::schemes::GcAxes`]): a sub-object
+/// appears only when the run uses its capability, so a scheme adds its own key without changing
+/// any other scheme's report.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Schemes {
+    /// `gc.when = "states"`: the preemptible-GC states S0–S3.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub states: Option<States>,
+    /// `gc.when = "idle"`: idle-time GC.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idle: Option<IdleGc>,
+    /// `gc.preempt = "ops"`: jobs preemptible between operations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preempt: Option<Preempt>,
+    /// `gc.merge`: preempting reads merged into GC moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merge: Option<Merge>,
+    /// `gc.pipeline`: pipelined moves and preemption point A.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pipeline: Option<Pipeline>,
+    /// `gc.suspend` other than `"none"`: suspension of GC operations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suspend: Option<SuspendGc>,
+    /// `gc.planes` = `pagc-*`: parallel GC of the planes of a die.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pagc: Option<Pagc>,
+}
+
+/// Time per preemptible-GC state, and the holds of state S3.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct States {
+    /// Time per state, mean per die.
+    pub state_time_s: StateTime,
+    /// Times a write made GC run to its erase with nothing preempting (entries into S3).
+    pub s3_holds: u64,
+}
+
+/// Idle-time GC.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct IdleGc {
+    /// GC jobs started in device idle time.
+    pub idle_jobs: u64,
+}
+
+/// Preemption between GC operations.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Preempt {
+    /// Host transactions served while a GC job of their die was in progress.
+    pub preemptions: u64,
+}
+
+/// Merging of preempting reads (§III-B).
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Merge {
+    /// Host reads served from the page register of a GC move of the same page, with no flash read
+    /// of their own.
+    pub merged_reads: u64,
+}
+
+/// Pipelining and preemption point A (§III-A).
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Pipeline {
+    /// GC page moves stopped between their read and their program for a host write.
+    pub point_a: u64,
+}
+
+/// Suspension of GC operations (§IV).
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct SuspendGc {
+    /// GC operations (program, erase, or a whole move) suspended for host requests.
+    pub suspensions: u64,
 }
 
 /// Page moves per PaGC class, and the work around them.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct Pagc {
     /// Pages moved by multi-plane read + multi-plane program.
     pub pard_pawr: u64,
@@ -174,7 +260,7 @@ pub struct Pagc {
 }
 
 /// Die time per preemptible-GC state (§III-D of the preemptible-GC paper), mean per die, in seconds.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct StateTime {
     /// Free blocks at or above the soft threshold: no GC.
     pub s0: f64,
@@ -186,32 +272,8 @@ pub struct StateTime {
     pub s3: f64,
 }
 
-/// Idle-time and preemptible-GC counters.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Pgc {
-    /// Time per state (preemptible-GC schemes only).
-    pub state_time_s: StateTime,
-    /// Host transactions served while a GC job of their die was in progress.
-    pub preemptions: u64,
-    /// Times a write made GC run to its erase with nothing preempting (entries into S3).
-    pub s3_holds: u64,
-    /// GC jobs started in device idle time (`idle`).
-    pub idle_jobs: u64,
-    /// Host writes to a page a GC job was about to move: the move is skipped (§III-B).
-    pub cancelled_moves: u64,
-    /// Host reads served from the page register of a GC move of the same page, with no flash read
-    /// of their own (`pgc-merge`, `pgc`; §III-B).
-    pub merged_reads: u64,
-    /// GC operations (program, erase, or a whole move) suspended for host requests (`pgc-se`,
-    /// `fpgc`; §IV).
-    pub suspensions: u64,
-    /// GC page moves stopped between their read and their program for a host write (preemption
-    /// point A, `pgc-pipeline` and the schemes built on it; §III-A).
-    pub point_a: u64,
-}
-
 /// The host write buffer (preemptible-GC paper §V, Fig. 16).
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct BufferReport {
     /// Capacity in bytes (whole pages); 0 without a buffer.
     pub size_bytes: u64,
@@ -262,7 +324,7 @@ pub struct GcAxesReport {
 
 impl GcAxesReport {
     /// The report of `axes`, run under the scheme named `scheme`.
-    pub fn new(axes: &crate::gc::schemes::GcAxes, scheme: &str) -> GcAxesReport {
+    pub fn new(axes: &GcAxes, scheme: &str) -> GcAxesReport {
         GcAxesReport {
             when: axes.when.to_string(),
             collect: axes.collect.to_string(),
@@ -293,22 +355,6 @@ impl GcAxesReport {
     }
 }
 
-pub(crate) struct ReportInput<'a> {
-    /// The configuration of one drive, as its scheme sees it.
-    pub cfg: &'a Config,
-    /// The geometry of one drive.
-    pub geo: &'a Geometry,
-    pub scheme: &'a str,
-    pub seed: u64,
-    pub front: &'a FrontEnd,
-    pub drives: &'a [Drive],
-    pub simulated: SimTime,
-    pub wall_s: f64,
-    pub events: u64,
-    pub series_interval: Option<SimTime>,
-    pub series_window: Option<u64>,
-}
-
 fn wear(counts: &[u32]) -> Wear {
     let n = counts.len().max(1) as f64;
     let min = counts.iter().copied().min().unwrap_or(0);
@@ -336,63 +382,10 @@ fn wear(counts: &[u32]) -> Wear {
     }
 }
 
-/// The figures of one drive, or the sums over the drives of an array.
-struct Work {
-    ftl: FtlCounters,
-    drive: DriveCounters,
-    scheme: SchemeStats,
-    /// Dies the figures cover.
-    dies: u32,
-}
-
-impl Work {
-    fn of(d: &Drive) -> Work {
-        Work {
-            ftl: d.ftl().counters,
-            drive: d.counters(),
-            scheme: d.scheme_stats(),
-            dies: d.geometry().dies,
-        }
-    }
-
-    fn sum(drives: &[Drive]) -> Work {
-        let mut w = Work::of(&drives[0]);
-        for d in &drives[1..] {
-            let o = Work::of(d);
-            let (f, g) = (&mut w.ftl, &o.ftl);
-            f.host_pages_written += g.host_pages_written;
-            f.gc_pages_moved += g.gc_pages_moved;
-            f.blocks_erased += g.blocks_erased;
-            f.victims += g.victims;
-            f.victim_valid_pages += g.victim_valid_pages;
-            f.pages_skipped += g.pages_skipped;
-            f.pages_buffered += g.pages_buffered;
-            for (a, b) in f.moves_by_class.iter_mut().zip(g.moves_by_class) {
-                *a += b;
-            }
-            f.pagc_joined += g.pagc_joined;
-            let (c, e) = (&mut w.drive, &o.drive);
-            c.host_pages_read += e.host_pages_read;
-            c.gc_time += e.gc_time;
-            c.cancelled_moves += e.cancelled_moves;
-            c.merged_reads += e.merged_reads;
-            c.suspensions += e.suspensions;
-            c.point_a += e.point_a;
-            c.events += e.events;
-            let (s, t) = (&mut w.scheme, &o.scheme);
-            for (a, b) in s.state_time.iter_mut().zip(t.state_time) {
-                *a += b;
-            }
-            s.preemptions += t.preemptions;
-            s.s3_holds += t.s3_holds;
-            s.idle_jobs += t.idle_jobs;
-            w.dies += o.dies;
-        }
-        w
-    }
-
+/// The report's sections from one drive's counters, or from their sum over an array's drives.
+impl DriveWork {
     fn flash(&self) -> Flash {
-        let c = &self.ftl;
+        let c = self;
         let waf = if c.host_pages_written == 0 {
             0.0
         } else {
@@ -400,7 +393,7 @@ impl Work {
         };
         Flash {
             host_pages_written: c.host_pages_written,
-            host_pages_read: self.drive.host_pages_read,
+            host_pages_read: c.host_pages_read,
             gc_pages_moved: c.gc_pages_moved,
             blocks_erased: c.blocks_erased,
             waf,
@@ -408,7 +401,7 @@ impl Work {
     }
 
     fn gc(&self, pages_per_block: u32) -> Gc {
-        let c = &self.ftl;
+        let c = self;
         let mean_valid = if c.victims == 0 {
             0.0
         } else {
@@ -416,43 +409,79 @@ impl Work {
         };
         Gc {
             invocations: c.victims,
-            total_time_us: ns_to_us(self.drive.gc_time),
+            total_time_us: ns_to_us(c.gc_time),
             mean_valid_pages_per_victim: mean_valid,
             mean_valid_share_per_victim: mean_valid / pages_per_block as f64,
+            cancelled_moves: c.cancelled_moves,
         }
     }
 
-    fn pagc(&self) -> Pagc {
-        let c = &self.ftl;
-        Pagc {
-            pard_pawr: c.moves_by_class[0],
-            srrd_pawr: c.moves_by_class[1],
-            srrd_srwr: c.moves_by_class[2],
-            joined: c.pagc_joined,
-            buffered_pages: c.pages_buffered,
-            skipped_pages: c.pages_skipped,
+    /// The capability sections of a run with GC axes `axes`.
+    fn schemes(&self, axes: &GcAxes) -> Schemes {
+        let c = self;
+        let per_die = |t: SimTime| t as f64 / 1e9 / c.dies.max(1) as f64;
+        let p = &axes.preempt;
+        Schemes {
+            states: section(
+                axes.when == When::States,
+                States {
+                    state_time_s: StateTime {
+                        s0: per_die(c.s0_time),
+                        s1: per_die(c.s1_time),
+                        s2: per_die(c.s2_time),
+                        s3: per_die(c.s3_time),
+                    },
+                    s3_holds: c.s3_holds,
+                },
+            ),
+            idle: section(
+                axes.when == When::Idle,
+                IdleGc {
+                    idle_jobs: c.idle_jobs,
+                },
+            ),
+            preempt: section(
+                p.mode == PreemptMode::Ops,
+                Preempt {
+                    preemptions: c.preemptions,
+                },
+            ),
+            merge: section(
+                p.merge,
+                Merge {
+                    merged_reads: c.merged_reads,
+                },
+            ),
+            pipeline: section(p.pipeline, Pipeline { point_a: c.point_a }),
+            suspend: section(
+                p.suspend != Suspend::None,
+                SuspendGc {
+                    suspensions: c.suspensions,
+                },
+            ),
+            pagc: section(
+                axes.planes.is_pagc(),
+                Pagc {
+                    pard_pawr: c.pard_pawr,
+                    srrd_pawr: c.srrd_pawr,
+                    srrd_srwr: c.srrd_srwr,
+                    joined: c.pagc_joined,
+                    buffered_pages: c.pages_buffered,
+                    skipped_pages: c.pages_skipped,
+                },
+            ),
         }
     }
+}
 
-    fn pgc(&self) -> Pgc {
-        let ss = &self.scheme;
-        let per_die = |t: SimTime| t as f64 / 1e9 / self.dies.max(1) as f64;
-        Pgc {
-            state_time_s: StateTime {
-                s0: per_die(ss.state_time[0]),
-                s1: per_die(ss.state_time[1]),
-                s2: per_die(ss.state_time[2]),
-                s3: per_die(ss.state_time[3]),
-            },
-            preemptions: ss.preemptions,
-            s3_holds: ss.s3_holds,
-            idle_jobs: ss.idle_jobs,
-            cancelled_moves: self.drive.cancelled_moves,
-            merged_reads: self.drive.merged_reads,
-            suspensions: self.drive.suspensions,
-            point_a: self.drive.point_a,
-        }
-    }
+/// `counters` when the run uses their capability (`on`). A capability the run does not use counts
+/// nothing, so leaving its section out loses no figure (checked in debug builds).
+fn section<T: Default + PartialEq + std::fmt::Debug>(on: bool, counters: T) -> Option<T> {
+    debug_assert!(
+        on || counters == T::default(),
+        "counters of a capability the run does not use: {counters:?}"
+    );
+    on.then_some(counters)
 }
 
 fn requests(r: &Responses) -> Requests {
@@ -480,109 +509,60 @@ fn excess(r: &Responses) -> Excess {
     }
 }
 
-fn drive_info(i: &ReportInput<'_>) -> DriveInfo {
-    let g = i.geo;
-    DriveInfo {
-        channels: g.channels,
-        chips_per_channel: g.chips_per_channel,
-        dies_per_chip: g.dies_per_chip,
-        planes_per_die: g.planes_per_die,
-        blocks_per_plane: g.blocks_per_plane,
-        pages_per_block: g.pages_per_block,
-        page_size: g.page_size,
-        physical_pages: g.physical_pages as u64,
-        logical_pages: g.logical_pages as u64,
-        overprovision: i.cfg.geometry.overprovision,
-        gc_threshold: i.cfg.gc.threshold,
-        allocation: i.cfg.ftl.allocation.to_ascii_uppercase(),
-        array: None,
-    }
+/// The buffer section of a run with a write buffer.
+fn buffer(b: &BufferReport) -> Option<BufferReport> {
+    section(b.size_bytes > 0, b.clone())
 }
 
-fn plane_util_of<'a>(drives: impl Iterator<Item = &'a Drive>, now: SimTime) -> PlaneUtil {
-    let clocks: Vec<DieClock> = drives.flat_map(|d| d.clocks().cloned()).collect();
-    breakdown::plane_util(&clocks, now)
-}
-
-pub(crate) fn build(i: &ReportInput<'_>) -> Report {
-    let front = i.front;
-    let s = &front.stats;
-    let work = Work::sum(i.drives);
-    let buffer = &front.buffer;
-    let size_bytes = buffer.capacity() * i.geo.page_size;
-    let mut info = drive_info(i);
+/// The report of one run, from the figures its drives and front end produced.
+pub fn build(i: &RunFigures<'_>) -> Report {
+    let work: DriveWork = i.drives.iter().map(|d| d.work).sum();
+    let pages_per_block = i.drive.pages_per_block;
+    let host = &i.host;
     let several = i.drives.len() > 1;
-    if several {
-        let stripe = front.stripe();
-        info.array = Some(ArrayInfo {
-            drives: stripe.drives(),
-            chunk_bytes: stripe.chunk_bytes(),
-            logical_pages: stripe.logical_pages(),
-            physical_pages: i.drives.len() as u64 * i.geo.physical_pages as u64,
-        });
-    }
-    let erase_counts: Vec<u32> = if several {
-        i.drives
-            .iter()
-            .flat_map(|d| d.ftl().erase_counts().iter().copied())
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let clocks: Vec<DieClock> = i
+        .drives
+        .iter()
+        .flat_map(|d| d.clocks.iter().cloned())
+        .collect();
+    let erase_counts: Vec<u32> = i
+        .drives
+        .iter()
+        .flat_map(|d| d.erase_counts.iter().copied())
+        .collect();
     let base = Report {
         schema: SCHEMA.into(),
         scheme: i.scheme.into(),
-        gc_axes: GcAxesReport::new(
-            &i.cfg
-                .gc_axes()
-                .expect("a running drive's GC axes were validated"),
-            i.scheme,
-        ),
-        victim: i.drives[0].ftl().victim_kind().name(),
+        gc_axes: GcAxesReport::new(&i.axes, i.scheme),
+        victim: i.victim.clone(),
         seed: i.seed,
-        workload: WorkloadInfo {
-            name: front.workload.name.clone(),
-            format: front.workload.format.clone(),
-            source: front.workload.stats(),
-        },
-        drive: info,
-        requests: requests(&s.requests),
-        latency_us: latencies(&s.requests),
-        breakdown_us: s.requests.breakdown.report(),
-        plane_util: plane_util_of(i.drives.iter(), i.simulated),
-        excess: excess(&s.requests),
+        workload: i.workload.clone(),
+        drive: i.drive.clone(),
+        requests: requests(host.requests),
+        latency_us: latencies(host.requests),
+        breakdown_us: host.requests.breakdown.report(),
+        plane_util: breakdown::plane_util(&clocks, i.simulated),
+        excess: excess(host.requests),
         flash: work.flash(),
-        gc: work.gc(i.geo.pages_per_block),
-        pagc: work.pagc(),
-        pgc: work.pgc(),
-        buffer: BufferReport {
-            size_bytes,
-            writes_absorbed: buffer.writes_absorbed,
-            writes_bypassed: buffer.writes_bypassed,
-            hits_read: buffer.hits_read,
-            pages_flushed: buffer.pages_flushed,
-        },
-        wear: if several {
-            wear(&erase_counts)
-        } else {
-            wear(i.drives[0].ftl().erase_counts())
-        },
+        gc: work.gc(pages_per_block),
+        schemes: work.schemes(&i.axes),
+        buffer: buffer(&host.buffer),
+        wear: wear(&erase_counts),
         sim: Sim {
             simulated_s: i.simulated as f64 / 1e9,
             wall_s: i.wall_s,
             events: i.events,
         },
-        series: (s.by_time.is_some() || s.by_request.is_some()).then(|| SeriesReport {
+        series: (i.by_time.is_some() || i.by_request.is_some()).then(|| SeriesReport {
             // The width in use: wider than asked when points were merged to stay under the cap.
-            interval_s: s
+            interval_s: i
                 .by_time
-                .as_ref()
                 .map(|x| x.width())
                 .or(i.series_interval)
                 .map(|t| t as f64 / 1e9),
-            by_time: s.by_time.as_ref().map(|x| x.points(1e-9)),
-            window: s.by_request.as_ref().map(|x| x.width()).or(i.series_window),
-            by_request: s.by_request.as_ref().map(|x| x.points(1.0)),
+            by_time: i.by_time.map(|x| x.points(1e-9)),
+            window: i.by_request.map(|x| x.width()).or(i.series_window),
+            by_request: i.by_request.map(|x| x.points(1.0)),
         }),
         drives: None,
     };
@@ -592,30 +572,29 @@ pub(crate) fn build(i: &ReportInput<'_>) -> Report {
     let per_drive = i
         .drives
         .iter()
-        .zip(&front.per_drive)
-        .map(|(d, p)| {
-            let work = Work::of(d);
+        .map(|d| {
+            let work = d.work;
+            let pieces = d
+                .host
+                .as_ref()
+                .expect("every drive of an array reports the pieces it served");
             Report {
-                drive: drive_info(i),
-                requests: requests(&p.pieces),
-                latency_us: latencies(&p.pieces),
-                breakdown_us: p.pieces.breakdown.report(),
-                plane_util: plane_util_of(std::iter::once(d), i.simulated),
-                excess: excess(&p.pieces),
-                flash: work.flash(),
-                gc: work.gc(i.geo.pages_per_block),
-                pagc: work.pagc(),
-                pgc: work.pgc(),
-                buffer: BufferReport {
-                    size_bytes,
-                    writes_absorbed: p.writes_absorbed,
-                    writes_bypassed: p.writes_bypassed,
-                    hits_read: p.hits_read,
-                    pages_flushed: p.pages_flushed,
+                drive: DriveInfo {
+                    array: None,
+                    ..i.drive.clone()
                 },
-                wear: wear(d.ftl().erase_counts()),
+                requests: requests(pieces.requests),
+                latency_us: latencies(pieces.requests),
+                breakdown_us: pieces.requests.breakdown.report(),
+                plane_util: breakdown::plane_util(&d.clocks, i.simulated),
+                excess: excess(pieces.requests),
+                flash: work.flash(),
+                gc: work.gc(pages_per_block),
+                schemes: work.schemes(&i.axes),
+                buffer: buffer(&pieces.buffer),
+                wear: wear(d.erase_counts),
                 sim: Sim {
-                    events: work.drive.events,
+                    events: work.events,
                     ..base.sim.clone()
                 },
                 series: None,

@@ -3,6 +3,43 @@
 use super::report::Report;
 
 impl Report {
+    /// One line per capability section the report has.
+    fn schemes_table(&self, out: &mut String) {
+        let s = &self.schemes;
+        if let Some(t) = &s.states {
+            let st = &t.state_time_s;
+            out.push_str(&format!(
+                "states: per die S0 {:.3} s S1 {:.3} s S2 {:.3} s S3 {:.3} s; {} S3 holds\n",
+                st.s0, st.s1, st.s2, st.s3, t.s3_holds
+            ));
+        }
+        if let Some(i) = &s.idle {
+            out.push_str(&format!("idle: {} jobs in idle time\n", i.idle_jobs));
+        }
+        let mut preempt = Vec::new();
+        if let Some(p) = &s.preempt {
+            preempt.push(format!("{} preemptions", p.preemptions));
+        }
+        if let Some(m) = &s.merge {
+            preempt.push(format!("{} reads merged", m.merged_reads));
+        }
+        if let Some(p) = &s.pipeline {
+            preempt.push(format!("{} moves stopped at point A", p.point_a));
+        }
+        if let Some(x) = &s.suspend {
+            preempt.push(format!("{} suspensions", x.suspensions));
+        }
+        if !preempt.is_empty() {
+            out.push_str(&format!("preempt: {}\n", preempt.join(", ")));
+        }
+        if let Some(p) = &s.pagc {
+            out.push_str(&format!(
+                "pagc: moves PaRD-PaWR {} SrRD-PaWR {} SrRD-SrWR {}; {} victims joined; {} pages buffered, {} skipped\n",
+                p.pard_pawr, p.srrd_pawr, p.srrd_srwr, p.joined, p.buffered_pages, p.skipped_pages
+            ));
+        }
+    }
+
     /// A human-readable table.
     pub fn to_table(&self) -> String {
         let mut out = String::new();
@@ -75,29 +112,18 @@ impl Report {
         ));
         let g = &self.gc;
         out.push_str(&format!(
-            "gc: {} invocations, {:.1} ms total, {:.1} valid pages per victim ({:.1}%)\n",
+            "gc: {} invocations, {:.1} ms total, {:.1} valid pages per victim ({:.1}%)",
             g.invocations,
             g.total_time_us / 1e3,
             g.mean_valid_pages_per_victim,
             100.0 * g.mean_valid_share_per_victim
         ));
-        let p = &self.pagc;
-        if p.joined > 0 {
-            out.push_str(&format!(
-                "pagc: moves PaRD-PaWR {} SrRD-PaWR {} SrRD-SrWR {}; {} victims joined; {} pages buffered, {} skipped\n",
-                p.pard_pawr, p.srrd_pawr, p.srrd_srwr, p.joined, p.buffered_pages, p.skipped_pages
-            ));
+        if g.cancelled_moves > 0 {
+            out.push_str(&format!(", {} moves cancelled", g.cancelled_moves));
         }
-        let q = &self.pgc;
-        if q.preemptions + q.s3_holds + q.idle_jobs > 0 {
-            let t = &q.state_time_s;
-            out.push_str(&format!(
-                "pgc: {} preemptions, {} S3 holds, {} idle jobs, {} moves cancelled, {} reads merged; per die S0 {:.3} s S1 {:.3} s S2 {:.3} s S3 {:.3} s\n",
-                q.preemptions, q.s3_holds, q.idle_jobs, q.cancelled_moves, q.merged_reads, t.s0, t.s1, t.s2, t.s3
-            ));
-        }
-        let b = &self.buffer;
-        if b.size_bytes > 0 {
+        out.push('\n');
+        self.schemes_table(&mut out);
+        if let Some(b) = &self.buffer {
             out.push_str(&format!(
                 "buffer: {} B, {} writes absorbed, {} bypassed, {} read pages hit, {} pages flushed\n",
                 b.size_bytes, b.writes_absorbed, b.writes_bypassed, b.hits_read, b.pages_flushed

@@ -2,7 +2,7 @@
 //! job in progress still has to move is served from that move's page register — the page moves
 //! next, out of order, and the read takes its data from the register with no flash read of its own
 //! ([`Action::Merge`]). A host write to such a page cancels the move (the mechanism skips pages that
-//! are no longer valid; `pgc.cancelled_moves` counts them under every scheme).
+//! are no longer valid; `gc.cancelled_moves` counts them under every scheme).
 //!
 //! This module decides; the drive carries a merge out (read into the register, transfer to the
 //! host, program into the GC write point).

@@ -32,7 +32,7 @@
 //! - `pgc-merge` (§III-B): a preempting read of a page the job still has to move is *merged*: that
 //!   page moves next, out of order, and the read takes its data from the move's page register with
 //!   no flash read of its own ([`Action::Merge`]); a host write to such a page cancels its move (the
-//!   mechanism skips invalid pages; `pgc.cancelled_moves` counts them under every scheme);
+//!   mechanism skips invalid pages; `gc.cancelled_moves` counts them under every scheme);
 //! - `pgc-pipeline` (§III-C): consecutive page moves of a die overlap through the cache register:
 //!   a move that starts the instant the die's previous move ended costs
 //!   `2·t_cmd + max(t_R, t_PROG)` instead of `2·t_cmd + t_R + t_PROG` with copyback (without
@@ -56,7 +56,7 @@
 //! pipelining a request waits for the move in progress (point B only).
 //!
 //! A die runs at most one job at a time. The die's state (its worst plane's) is sampled at each of
-//! its scheduling decisions and its time is reported per state (`pgc.state_time_s`).
+//! its scheduling decisions and its time is reported per state (`schemes.states.state_time_s`).
 //!
 //! When not to use it: to model a drive whose GC cannot be interrupted (use `baseline`), or a flash
 //! part without suspend commands (use `pgc` rather than `pgc-se` / `fpgc`).

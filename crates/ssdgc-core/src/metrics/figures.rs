@@ -1,0 +1,186 @@
+//! The plain data a run hands to the report: counters and summaries that the drives and the host
+//! front end produce, in types of this module (and of the layers below), so that the report knows
+//! nothing of the simulator, the drive or the front end ([`super::report::build`]).
+
+use std::ops::AddAssign;
+
+use super::breakdown::DieClock;
+use super::report::{BufferReport, DriveInfo, WorkloadInfo};
+use super::{Responses, Series};
+use crate::gc::schemes::GcAxes;
+use crate::units::SimTime;
+
+/// Declares a struct of counters (deriving `Default`) with its `+=` and `Sum` (the sum over the
+/// drives of an array), generated from the field list so that a new counter cannot be left out of
+/// the sum.
+macro_rules! counters {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $( $(#[$fmeta:meta])* pub $field:ident : $ty:ty, )*
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $( $(#[$fmeta])* pub $field: $ty, )*
+        }
+
+        impl AddAssign for $name {
+            fn add_assign(&mut self, o: $name) {
+                $( self.$field += o.$field; )*
+            }
+        }
+
+        impl std::iter::Sum for $name {
+            fn sum<I: Iterator<Item = $name>>(items: I) -> $name {
+                items.fold($name::default(), |mut total, x| {
+                    total += x;
+                    total
+                })
+            }
+        }
+    };
+}
+
+counters! {
+    /// What one drive did in the measured run (or, summed with `+=`, every drive of an array).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct DriveWork {
+        /// Dies the figures cover.
+        pub dies: u64,
+        /// Pages programmed with host data.
+        pub host_pages_written: u64,
+        /// Host pages read from flash (merged reads included).
+        pub host_pages_read: u64,
+        /// Valid pages moved by GC.
+        pub gc_pages_moved: u64,
+        /// Blocks erased.
+        pub blocks_erased: u64,
+        /// Victims chosen.
+        pub victims: u64,
+        /// Valid pages the victims held when chosen.
+        pub victim_valid_pages: u64,
+        /// Die time spent on GC, ns.
+        pub gc_time: SimTime,
+        /// Host writes to a page that a GC job in progress had still to move.
+        pub cancelled_moves: u64,
+        /// Events the drive handled.
+        pub events: u64,
+        /// PaGC: pages moved by multi-plane read and program.
+        pub pard_pawr: u64,
+        /// PaGC: pages moved by single-plane reads and a multi-plane program.
+        pub srrd_pawr: u64,
+        /// PaGC: pages moved by a single-plane read and program.
+        pub srrd_srwr: u64,
+        /// PaGC: victims collected by planes that joined another plane's GC.
+        pub pagc_joined: u64,
+        /// Pages read out into the DRAM buffer by GC (TC-PaGC).
+        pub pages_buffered: u64,
+        /// Pages left unprogrammed to align write points.
+        pub pages_skipped: u64,
+        /// Die time per preemptible-GC state S0–S3, summed over dies, ns.
+        pub s0_time: SimTime,
+        /// See `s0_time`.
+        pub s1_time: SimTime,
+        /// See `s0_time`.
+        pub s2_time: SimTime,
+        /// See `s0_time`.
+        pub s3_time: SimTime,
+        /// Host transactions served while a GC job of their die was in progress.
+        pub preemptions: u64,
+        /// Entries into S3.
+        pub s3_holds: u64,
+        /// GC jobs started in device idle time.
+        pub idle_jobs: u64,
+        /// Host reads served from a GC move's page register.
+        pub merged_reads: u64,
+        /// GC operations suspended for host requests.
+        pub suspensions: u64,
+        /// GC page moves stopped between read and program (point A).
+        pub point_a: u64,
+    }
+}
+
+/// Requests as the host (or one drive of an array) saw them.
+pub struct HostFigures<'a> {
+    /// Response times of the requests (in an array's drive: of the pieces it served).
+    pub requests: &'a Responses,
+    /// The write buffer's counters (in an array's drive: its share of them).
+    pub buffer: BufferReport,
+}
+
+/// One drive's figures.
+pub struct DriveFigures<'a> {
+    pub work: DriveWork,
+    /// What each of its dies has been doing.
+    pub clocks: Vec<DieClock>,
+    /// Erase count of every block.
+    pub erase_counts: &'a [u32],
+    /// In an array of several drives: the pieces of requests it served.
+    pub host: Option<HostFigures<'a>>,
+}
+
+/// Everything the report of one run is built from.
+pub struct RunFigures<'a> {
+    pub scheme: &'a str,
+    /// The GC axes the run used.
+    pub axes: GcAxes,
+    /// The victim policy, canonical form.
+    pub victim: String,
+    pub seed: u64,
+    pub workload: WorkloadInfo,
+    /// One drive (with `array` set in an array of several).
+    pub drive: DriveInfo,
+    /// The host's requests.
+    pub host: HostFigures<'a>,
+    /// Latency over arrival time and over the request sequence, when asked for.
+    pub by_time: Option<&'a Series>,
+    pub by_request: Option<&'a Series>,
+    /// Widths asked for (the series may use wider ones).
+    pub series_interval: Option<SimTime>,
+    pub series_window: Option<u64>,
+    /// The drives, in order.
+    pub drives: Vec<DriveFigures<'a>>,
+    /// Simulated time at the last event.
+    pub simulated: SimTime,
+    pub wall_s: f64,
+    /// Events processed by the whole run.
+    pub events: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_add_every_field() {
+        let a = DriveWork {
+            dies: 2,
+            host_pages_written: 3,
+            point_a: 5,
+            s2_time: 7,
+            ..DriveWork::default()
+        };
+        let mut s = a;
+        s += DriveWork {
+            dies: 2,
+            point_a: 1,
+            idle_jobs: 4,
+            ..DriveWork::default()
+        };
+        let want = DriveWork {
+            dies: 4,
+            host_pages_written: 3,
+            point_a: 6,
+            s2_time: 7,
+            idle_jobs: 4,
+            ..DriveWork::default()
+        };
+        assert_eq!(s, want);
+        let parts = [a, want, DriveWork::default()];
+        let total: DriveWork = parts.iter().copied().sum();
+        assert_eq!(total.dies, 6);
+        assert_eq!(total.point_a, 11);
+        assert_eq!(total.s2_time, 14);
+    }
+}
