@@ -176,7 +176,12 @@ fn one_victim_per_invocation_does_not_storm() {
     let (one, restore) = (run("one"), run("restore"));
     let mean = |r: &Value| r["latency_us"]["all"]["mean"].as_f64().unwrap();
     let jobs = |r: &Value| r["gc"]["invocations"].as_f64().unwrap();
-    assert!(mean(&one) < 0.6 * mean(&restore), "one {} vs restore {}", mean(&one), mean(&restore));
+    assert!(
+        mean(&one) < 0.6 * mean(&restore),
+        "one {} vs restore {}",
+        mean(&one),
+        mean(&restore)
+    );
     assert!((jobs(&one) / jobs(&restore) - 1.0).abs() < 0.02);
 }
 

@@ -325,17 +325,19 @@ fn paper_presets_pin_their_papers_setups() {
     let c = Config::preset("pgc").unwrap();
     let g = &c.geometry;
     assert_eq!(
-        (g.channels, g.chips_per_channel, g.dies_per_chip, g.planes_per_die),
+        (
+            g.channels,
+            g.chips_per_channel,
+            g.dies_per_chip,
+            g.planes_per_die
+        ),
         (8, 1, 1, 8)
     );
     assert_eq!((g.blocks_per_plane, g.pages_per_block), (2048, 64));
     assert_eq!(g.page_size.0, 4096);
     let t = crate::flash::Timing::new(&c);
     assert_eq!(t.transfer, 102_400);
-    assert_eq!(
-        (t.read, t.program, t.erase),
-        (25_000, 200_000, 1_500_000)
-    );
+    assert_eq!((t.read, t.program, t.erase), (25_000, 200_000, 1_500_000));
     assert_eq!(axes(&c).collect, Collect::One);
     assert_eq!(c.precondition.mode, AgeingMode::Fill);
     assert_eq!(c.gc.threshold, 0.05);
