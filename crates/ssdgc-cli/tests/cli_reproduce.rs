@@ -108,6 +108,9 @@ fn pagc_quick_headlines() {
     assert!(c["gc_jobs"].as_u64().unwrap() > 0, "{c}");
     let c = claim(&v, "fig14-all-improve-highgc");
     assert!(c["gc_jobs"].as_u64().unwrap() > 1000, "{c}");
+    // On the high-GC loads every PaGC variant removes the paired plane's GC from the wait.
+    let r = ratio(&v, "fig14-all-improve-highgc");
+    assert!(r < 1.0, "PaGC / baseline on the 1&1 loads = {r}");
 }
 
 /// Every headline claim with a figure agrees with the paper's direction; at least `min` are measured.
