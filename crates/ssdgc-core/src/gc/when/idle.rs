@@ -197,4 +197,28 @@ mod tests {
         );
         assert_eq!(s.stats().idle_jobs, 0);
     }
+
+    #[test]
+    fn with_one_victim_per_invocation_the_write_goes_after_one_job() {
+        for (collect, second) in [("one", Action::Host(0)), ("restore", Action::GcJob(0))] {
+            let (cfg, mut ftl) = small_die(&[&format!("gc.collect=\"{collect}\"")]);
+            fill_plane0(&mut ftl, 5);
+            let mut s = testing::scheme("idle", &cfg);
+            let mut jobs = Vec::new();
+            assert_eq!(
+                decide(&mut s, &mut ftl, &[W0], &mut jobs, false),
+                Action::GcJob(0)
+            );
+            // Run the job to its erase: the plane is still below the threshold (7 free blocks),
+            // so `restore` collects again and `one` serves the write.
+            let mut job = jobs.pop().unwrap();
+            while let Ok(Some(_)) = crate::gc::dispatch_next(&mut ftl, &mut job) {}
+            assert!(ftl.needs_gc(0), "{collect}");
+            assert_eq!(
+                decide(&mut s, &mut ftl, &[W0], &mut jobs, false),
+                second,
+                "{collect}"
+            );
+        }
+    }
 }
