@@ -118,7 +118,7 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             "gc.migration",
             format!("\"{}\"", if instant { "instant" } else { "serial" }),
         );
-        let one = when == "on-demand" && rng.gen_bool(0.4);
+        let one = (when == "on-demand" || when == "idle") && rng.gen_bool(0.4);
         set(
             "gc.collect",
             format!("\"{}\"", if one { "one" } else { "restore" }),

@@ -145,6 +145,9 @@ fn every_pagc_scheme_on_dies_of_2_4_and_8_planes_loses_nothing() {
             b.set("geometry.blocks_per_plane=64").unwrap();
             b.set(&format!("gc.scheme=\"{scheme}\"")).unwrap();
             b.set("gc.threshold=0.08").unwrap();
+            // Join level 0.13 (threshold + 5 points), so that T-PaGC's paired planes join often
+            // enough to exercise the parallel mechanism on every die shape.
+            b.set("gc.pagc_margin=points").unwrap();
             let cfg = b.build().unwrap();
             let geo = Geometry::new(&cfg);
             let recs =
@@ -192,4 +195,31 @@ fn parallel_gc_beats_serial_gc_on_a_write_heavy_load() {
     assert!(parallel.gc.total_time_us < serial.gc.total_time_us);
     // Serial GC stalls the paired plane: time waiting on another plane's GC shrinks under PaGC.
     assert!(parallel.plane_util.wait_other_gc < serial.plane_util.wait_other_gc);
+}
+
+/// T-PaGC's join level: 5% larger than the GC threshold by default (`gc.pagc_margin =
+/// "relative"`), 5 points more with `"points"`; the higher level lets more paired planes join.
+#[test]
+fn pagc_margin_sets_how_often_paired_planes_join() {
+    let run = |margin: &str| {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set("geometry.channels=1").unwrap();
+        b.set("geometry.blocks_per_plane=64").unwrap();
+        b.set("gc.scheme=\"pagc-threshold\"").unwrap();
+        b.set("gc.threshold=0.08").unwrap();
+        b.set(&format!("gc.pagc_margin={margin}")).unwrap();
+        let cfg = b.build().unwrap();
+        let expected = if margin == "points" { 0.13 } else { 0.084 };
+        assert!((cfg.pagc_threshold() - expected).abs() < 1e-12, "{margin}");
+        let geo = Geometry::new(&cfg);
+        let recs = common::random_records(8_000, geo.logical_bytes(), 2, 400_000, 0.25, 2);
+        common::run_checked(&cfg, recs, 5, 1_000).unwrap()
+    };
+    let (relative, points) = (run("relative"), run("points"));
+    assert!(
+        points.pagc.joined > relative.pagc.joined,
+        "points {} vs relative {}",
+        points.pagc.joined,
+        relative.pagc.joined
+    );
 }

@@ -14,6 +14,28 @@ keyword_enum!(
 );
 
 keyword_enum!(
+    /// How the PaGC join threshold derives from `gc.threshold` when `gc.pagc_threshold` is 0
+    /// (`gc.pagc_margin`): the PaGC paper's PaGC_TH is "5% larger than the original GC-invocation
+    /// threshold" (§V-B).
+    PagcMargin, "gc.pagc_margin", {
+        /// 5 % larger: `threshold × 1.05` (7 % → 7.35 %), the natural reading of the paper.
+        Relative = "relative",
+        /// 5 percentage points more: `threshold + 0.05` (7 % → 12 %).
+        Points = "points",
+    }
+);
+
+impl PagcMargin {
+    /// The join threshold this margin gives above the GC threshold `threshold` (a share).
+    pub fn apply(self, threshold: f64) -> f64 {
+        match self {
+            PagcMargin::Relative => threshold * 1.05,
+            PagcMargin::Points => threshold + 0.05,
+        }
+    }
+}
+
+keyword_enum!(
     /// Trace addresses beyond the logical space (`host.fold`).
     Fold, "host.fold", {
         /// Folded modulo the capacity.
@@ -46,6 +68,7 @@ pub(crate) fn check(section: &str, key: &str, v: &toml::Value) -> Option<Result<
     };
     match (section, key) {
         ("gc", "trigger") => parse(|s| s.parse::<ThresholdUnit>().map(drop)),
+        ("gc", "pagc_margin") => parse(|s| s.parse::<PagcMargin>().map(drop)),
         ("host", "fold") => parse(|s| s.parse::<Fold>().map(drop)),
         ("precondition", "mode") => parse(|s| s.parse::<AgeingMode>().map(drop)),
         ("ftl", "pool") => parse(|s| s.parse::<crate::ftl::PoolOrder>().map(drop)),
@@ -62,10 +85,17 @@ mod tests {
     fn words_parse_and_errors_list_them() {
         assert_eq!("pages".parse::<ThresholdUnit>(), Ok(ThresholdUnit::Pages));
         assert_eq!(Fold::Reject.to_string(), "reject");
+        assert_eq!("points".parse::<PagcMargin>(), Ok(PagcMargin::Points));
         let e = "sometimes".parse::<AgeingMode>().unwrap_err();
         assert_eq!(
             e,
             "'precondition.mode' = 'sometimes' must be one of: none, fill, steady"
         );
+    }
+
+    #[test]
+    fn pagc_margin_is_five_percent_larger_or_five_points_more() {
+        assert!((PagcMargin::Relative.apply(0.07) - 0.0735).abs() < 1e-12);
+        assert!((PagcMargin::Points.apply(0.07) - 0.12).abs() < 1e-12);
     }
 }

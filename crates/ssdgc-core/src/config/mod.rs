@@ -13,7 +13,7 @@ mod keywords;
 mod presets;
 mod validate;
 
-pub use keywords::{AgeingMode, Fold, ThresholdUnit};
+pub use keywords::{AgeingMode, Fold, PagcMargin, ThresholdUnit};
 
 use crate::gc::axis::{AxisSetting, Toggle};
 use crate::units::{SimTime, MS, SEC, US};
@@ -290,9 +290,12 @@ pub struct GcConfig {
     /// What the threshold counts: `blocks` (free blocks in the pool) or `pages` (free pages,
     /// including the rest of the open blocks, as in the PaGC paper §VI).
     pub trigger: ThresholdUnit,
-    /// PaGC: a paired plane joins a parallel GC when its free-page share is below this; 0 means
-    /// `threshold + 0.05` (the PaGC paper's PaGC_TH, §V-B).
+    /// PaGC: a paired plane joins a parallel GC when its free-page share is below this; 0 derives
+    /// it from `threshold` by `pagc_margin` (the PaGC paper's PaGC_TH, §V-B).
     pub pagc_threshold: f64,
+    /// How a zero `pagc_threshold` derives from `threshold`: `relative` (× 1.05, "5% larger", the
+    /// default) or `points` (+ 0.05).
+    pub pagc_margin: PagcMargin,
     /// Idle-time GC (`idle`): in idle time a plane collects while its free-block share is below this;
     /// 0 means twice `threshold`.
     pub idle_threshold: f64,
@@ -730,12 +733,13 @@ impl Config {
         ConfigBuilder::preset(name)?.build()
     }
 
-    /// The PaGC join threshold (free-page share), resolving 0 to `threshold + 0.05`.
+    /// The PaGC join threshold (free-page share), resolving 0 through `gc.pagc_margin`
+    /// (`threshold × 1.05` or `threshold + 0.05`).
     pub fn pagc_threshold(&self) -> f64 {
         if self.gc.pagc_threshold > 0.0 {
             self.gc.pagc_threshold
         } else {
-            self.gc.threshold + 0.05
+            self.gc.pagc_margin.apply(self.gc.threshold)
         }
     }
 

@@ -3,7 +3,9 @@
 
 /// The PaGC paper's Table I drive (§VI) with `$blocks` blocks per plane: 16 channels × 8 chips of one
 /// die with 2 planes, 8 KiB pages, 256 pages per block, 25 % spare, 75 µs / 1.5 ms / 3.8 ms, GC below
-/// 7 % free pages per plane, and every request dispatched at once (as in the paper's SSDsim).
+/// 7 % free pages per plane, and every request dispatched at once — with the invocation semantics
+/// of the paper's simulator, SSDsim: one victim per write that finds its plane below the threshold
+/// (`gc.collect = "one"`; SSDsim's `get_ppn` queues one GC node per such write).
 macro_rules! pagc_table1 {
     ($blocks:literal) => {
         concat!(
@@ -12,7 +14,7 @@ macro_rules! pagc_table1 {
             $blocks,
             "\npages_per_block = 256\npage_size = \"8KiB\"\noverprovision = 0.25\n",
             "[timing]\nread = \"75us\"\nprogram = \"1500us\"\nerase = \"3800us\"\nchannel_rate_mts = 333\n",
-            "[gc]\nthreshold = 0.07\ntrigger = \"pages\"\n[host]\nqueue_depth = 65536\n"
+            "[gc]\nthreshold = 0.07\ntrigger = \"pages\"\ncollect = \"one\"\n[host]\nqueue_depth = 65536\n"
         )
     };
 }
@@ -36,11 +38,8 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ),
     (
         "pgc",
-        "preemptible-GC paper Table VI: 8 ch x 1 element of 8 planes (4 dies x 2), 64-page blocks, SLC timing",
-        "[geometry]\nchannels = 8\nchips_per_channel = 1\ndies_per_chip = 4\nplanes_per_die = 2\n\
-         blocks_per_plane = 2048\npages_per_block = 64\npage_size = \"4KiB\"\noverprovision = 0.15\n\
-         [timing]\nread = \"25us\"\nprogram = \"200us\"\nerase = \"1500us\"\n\
-         [gc]\nthreshold = 0.05\n",
+        "preemptible-GC paper Table VI: 8 ch x 1 element of 8 planes (one die: GC blocks the element), 64-page blocks, SLC timing, 102 us/page transfers, filled once",
+        PRESET_PGC,
     ),
     (
         "ppm-slc",
@@ -76,6 +75,35 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// The preemptible-GC paper's Table VI drive as its simulator (the MSR SSD extension of DiskSim, with
+/// its shipped parameters) runs it: 8 channels of one 8-plane element; the element is one parallel
+/// unit, so it is one die of 8 planes here and a GC job holds all of it. 64-page blocks of 4 KiB,
+/// 15 % spare, 25 µs / 200 µs / 1.5 ms, GC below 5 % free blocks (T_soft of the preemptible
+/// schemes). Transfers take the simulator's 25 ns per byte (102.4 µs per 4 KiB page: 40 MT/s on
+/// an 8-bit bus). The simulator cleans one victim per plane per call (`gc.collect = "one"`), and
+/// the paper fills the drive once before a run (`precondition.mode = "fill"`).
+const PRESET_PGC: &str = "\
+[geometry]
+channels = 8
+chips_per_channel = 1
+dies_per_chip = 1
+planes_per_die = 8
+blocks_per_plane = 2048
+pages_per_block = 64
+page_size = \"4KiB\"
+overprovision = 0.15
+[timing]
+read = \"25us\"
+program = \"200us\"
+erase = \"1500us\"
+channel_rate_mts = 40
+[gc]
+threshold = 0.05
+collect = \"one\"
+[precondition]
+mode = \"fill\"
+";
+
 pub(super) const PRESET_DEFAULT: &str = r#"
 [geometry]
 channels = 2
@@ -107,6 +135,7 @@ victim = "greedy"
 threshold = 0.03
 trigger = "blocks"
 pagc_threshold = 0.0
+pagc_margin = "relative"
 idle_threshold = 0.0
 soft_threshold = 0.0
 hard_threshold = 0.0

@@ -387,4 +387,65 @@ fn errors_stay_on_one_line_whatever_the_value_holds() {
         assert!(!e.contains(['\n', '\r']), "{text:?}: {e:?}");
         assert!(e.starts_with("v.toml:"), "{e}");
     }
+
+/// Each paper's preset carries its paper's setup and its simulator's GC semantics.
+#[test]
+fn paper_presets_pin_their_papers_setups() {
+    use crate::gc::schemes::GcAxes;
+    use crate::gc::when::Collect;
+    let axes = |c: &Config| GcAxes::resolve(&c.gc).unwrap();
+
+    // PaGC (SSDsim): one victim per write that finds the plane below 7 % free pages; T-PaGC's
+    // join threshold 5 % larger (7.35 %), 7 % + 5 points as the named alternative.
+    for name in ["pagc", "pagc-small"] {
+        let c = Config::preset(name).unwrap();
+        assert_eq!(axes(&c).collect, Collect::One, "{name}");
+        assert_eq!(c.gc.trigger, ThresholdUnit::Pages, "{name}");
+        assert_eq!(c.gc.threshold, 0.07, "{name}");
+        assert!((c.pagc_threshold() - 0.0735).abs() < 1e-12, "{name}");
+        let mut b = ConfigBuilder::preset(name).unwrap();
+        b.set("gc.pagc_margin=points").unwrap();
+        assert!((b.build().unwrap().pagc_threshold() - 0.12).abs() < 1e-12);
+        assert_eq!(c.geometry.planes_per_die, 2, "{name}");
+        assert_eq!(c.geometry.pages_per_block, 256, "{name}");
+    }
+
+    // Preemptible GC (MSR SSD simulator): one 8-plane element per channel as one die, 102.4 µs
+    // per 4 KiB transfer, one victim per call, a single fill, 5 % T_soft.
+    let c = Config::preset("pgc").unwrap();
+    let g = &c.geometry;
+    assert_eq!(
+        (
+            g.channels,
+            g.chips_per_channel,
+            g.dies_per_chip,
+            g.planes_per_die
+        ),
+        (8, 1, 1, 8)
+    );
+    assert_eq!((g.blocks_per_plane, g.pages_per_block), (2048, 64));
+    assert_eq!(g.page_size.0, 4096);
+    let t = crate::flash::Timing::new(&c);
+    assert_eq!(t.transfer, 102_400);
+    assert_eq!((t.read, t.program, t.erase), (25_000, 200_000, 1_500_000));
+    assert_eq!(axes(&c).collect, Collect::One);
+    assert_eq!(c.precondition.mode, AgeingMode::Fill);
+    assert_eq!(c.gc.threshold, 0.05);
+    // Table VI: 32 GiB raw.
+    let raw = g.channels as u64
+        * g.planes_per_die as u64
+        * g.blocks_per_plane as u64
+        * g.pages_per_block as u64
+        * 4096;
+    assert_eq!(raw, 32 << 30);
+
+    // Parallel page migration: GC below 10 % free blocks.
+    for name in ["ppm-slc", "ppm-mlc"] {
+        assert_eq!(Config::preset(name).unwrap().gc.threshold, 0.10, "{name}");
+    }
+
+    // The default drive keeps ssdgc's own semantics.
+    let d = Config::default();
+    assert_eq!(axes(&d).collect, Collect::Restore);
+    assert_eq!(d.gc.pagc_margin, PagcMargin::Relative);
 }

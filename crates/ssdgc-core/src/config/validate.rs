@@ -114,7 +114,7 @@ impl Config {
         }
         if !(0.0..0.9).contains(&self.gc.pagc_threshold) {
             return bad(format!(
-                "gc.pagc_threshold = {} must be a free-page share in [0, 0.9) (0: gc.threshold + 0.05)",
+                "gc.pagc_threshold = {} must be a free-page share in [0, 0.9) (0: derived from gc.threshold by gc.pagc_margin)",
                 self.gc.pagc_threshold
             ));
         }

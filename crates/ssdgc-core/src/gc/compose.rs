@@ -63,7 +63,11 @@ impl Composed {
         let g = &cfg.geometry;
         let trigger: Box<dyn Trigger> = match axes.when {
             When::OnDemand => Box::new(OnDemand::new(axes.collect)),
-            When::Idle => Box::new(Idle::new(cfg.idle_threshold(), g.pages_per_block)),
+            When::Idle => Box::new(Idle::new(
+                cfg.idle_threshold(),
+                g.pages_per_block,
+                axes.collect,
+            )),
             When::States => {
                 let (soft, hard) = cfg.pgc_threshold_blocks();
                 Box::new(States::new(soft, hard, g.pages_per_block))

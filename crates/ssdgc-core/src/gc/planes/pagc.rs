@@ -10,7 +10,8 @@
 //!
 //! - **B-PaGC** (`pagc-blind`): every plane of the die, always;
 //! - **T-PaGC** (`pagc-threshold`): a paired plane joins only if its free-page share is below
-//!   `gc.pagc_threshold` (default `gc.threshold + 0.05`), so planes far from needing GC are left alone;
+//!   `gc.pagc_threshold` (default `gc.threshold × 1.05`, the paper's "5% larger"; `gc.pagc_margin =
+//!   "points"` gives `gc.threshold + 0.05`), so planes far from needing GC are left alone;
 //! - **TC-PaGC** (`pagc-cache`): as T-PaGC, and the pages that would need single-plane writes
 //!   (SrRD-SrWR) are read into the DRAM buffer instead and committed later — when the die has no host
 //!   work, or before serving host work once a block's worth per plane is buffered — with

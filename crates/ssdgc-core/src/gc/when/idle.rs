@@ -9,7 +9,8 @@
 //! is suspended between page moves, never inside one) — with `gc.preempt = "ops"`, the scheme's
 //! default; with `gc.preempt = "none"` an idle job runs to its erase once started. When idle time is too short and a plane
 //! still reaches the normal threshold, a write to it collects on demand first, holding the die, as
-//! the baseline does.
+//! the baseline does — as much as `gc.collect` says (`restore`: until the plane is above the
+//! threshold; `one`: one victim, then the write).
 //!
 //! A victim that turns out to hold only valid pages gains nothing; after one such job the die starts
 //! no more idle jobs until it serves a host write, so idle GC always ends.
@@ -17,7 +18,8 @@
 //! When not to use it: for sustained workloads with no idle time (it degenerates to the baseline),
 //! or to study GC that competes with host I/O while requests are queued.
 
-use super::Trigger;
+use super::on_demand::OWED_FLOOR;
+use super::{Collect, Trigger};
 use crate::gc::compose::Axes;
 use crate::gc::scheme::{Action, DieContext, QueuedTxn, SchemeStats};
 
@@ -27,17 +29,24 @@ pub struct Idle {
     /// Free-page share below which a plane collects in idle time.
     background: f64,
     pages_per_block: u32,
+    /// How much an on-demand collection takes.
+    collect: Collect,
+    /// Per die: an on-demand job of `collect = one` has run; serve the write that triggered it.
+    owed: Vec<bool>,
     /// Per die: the last idle job gained no free page; no more until a host write.
     quiet: Vec<bool>,
     stats: SchemeStats,
 }
 
 impl Idle {
-    /// An idle-time trigger collecting below the free share `background` (`gc.idle_threshold`).
-    pub fn new(background: f64, pages_per_block: u32) -> Self {
+    /// An idle-time trigger collecting below the free share `background` (`gc.idle_threshold`), and
+    /// `collect` per on-demand invocation.
+    pub fn new(background: f64, pages_per_block: u32, collect: Collect) -> Self {
         Idle {
             background,
             pages_per_block,
+            collect,
+            owed: Vec::new(),
             quiet: Vec::new(),
             stats: SchemeStats::default(),
         }
@@ -49,15 +58,23 @@ impl Trigger for Idle {
         let die = cx.die as usize;
         if self.quiet.len() <= die {
             self.quiet.resize(die + 1, false);
+            self.owed.resize(die + 1, false);
         }
         if let Some(&head) = cx.queue().front() {
+            let owed = std::mem::take(&mut self.owed[die]);
             if head.write && cx.ftl().needs_gc(head.plane) {
-                // On demand: the write needs the space now; the job runs to its erase.
+                // On demand: the write needs the space now; the job runs to its erase. With
+                // `collect = one` the write goes after one job (unless its plane is down to its
+                // last free blocks).
                 if !cx.jobs().is_empty() {
                     return Action::GcJob(0);
                 }
-                if let Some(j) = gc.start(cx, head.plane) {
-                    return Action::GcJob(j);
+                let served = owed && cx.ftl().free_blocks(head.plane) >= OWED_FLOOR;
+                if !served {
+                    if let Some(j) = gc.start(cx, head.plane) {
+                        self.owed[die] = self.collect == Collect::One;
+                        return Action::GcJob(j);
+                    }
                 }
             }
             if head.write {
@@ -179,5 +196,29 @@ mod tests {
             Action::GcJob(0)
         );
         assert_eq!(s.stats().idle_jobs, 0);
+    }
+
+    #[test]
+    fn with_one_victim_per_invocation_the_write_goes_after_one_job() {
+        for (collect, second) in [("one", Action::Host(0)), ("restore", Action::GcJob(0))] {
+            let (cfg, mut ftl) = small_die(&[&format!("gc.collect=\"{collect}\"")]);
+            fill_plane0(&mut ftl, 5);
+            let mut s = testing::scheme("idle", &cfg);
+            let mut jobs = Vec::new();
+            assert_eq!(
+                decide(&mut s, &mut ftl, &[W0], &mut jobs, false),
+                Action::GcJob(0)
+            );
+            // Run the job to its erase: the plane is still below the threshold (7 free blocks),
+            // so `restore` collects again and `one` serves the write.
+            let mut job = jobs.pop().unwrap();
+            while let Ok(Some(_)) = crate::gc::dispatch_next(&mut ftl, &mut job) {}
+            assert!(ftl.needs_gc(0), "{collect}");
+            assert_eq!(
+                decide(&mut s, &mut ftl, &[W0], &mut jobs, false),
+                second,
+                "{collect}"
+            );
+        }
     }
 }

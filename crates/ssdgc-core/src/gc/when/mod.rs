@@ -34,7 +34,15 @@ axis_enum!(
 );
 
 axis_enum!(
-    /// How much one on-demand invocation collects (`gc.collect`).
+    /// How much one on-demand invocation collects (`gc.collect`): the invocation semantics of the
+    /// GC firmware. `on-demand` and `idle`'s on-demand fallback follow it; `states` starts one job
+    /// (one victim) per decision whatever its value, so `one` describes it exactly.
+    ///
+    /// The papers' simulators collect one victim per invocation: SSDsim (the PaGC paper's) queues
+    /// one GC node — one victim — for each page write that leaves its plane below the threshold
+    /// (`get_ppn` in `pagemap.c`), and the MSR SSD extension of DiskSim (the preemptible-GC paper's)
+    /// cleans one block per plane per cleaning call (`ssd_clean_element_copyback`), called again on
+    /// the element's next activation. The papers' drive presets set `one`.
     Collect, "gc.collect", {
         /// Victim after victim while the triggering write's plane is below the threshold.
         Restore = "restore",

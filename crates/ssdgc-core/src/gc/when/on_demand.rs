@@ -20,7 +20,7 @@ use crate::gc::migration::{instant, Migration};
 use crate::gc::scheme::{Action, DieContext, QueuedTxn};
 
 /// Free blocks a plane must have for a write owed by `collect = one` to go before more GC.
-const OWED_FLOOR: u32 = 2;
+pub(super) const OWED_FLOOR: u32 = 2;
 
 /// The on-demand trigger.
 #[derive(Clone, Debug)]
