@@ -114,6 +114,21 @@ struct Die {
     clock: DieClock,
 }
 
+impl Die {
+    /// Takes queued host transaction `i` out of the die's queue; returns its id.
+    #[inline]
+    fn take_queued(&mut self, i: usize) -> Option<u32> {
+        if i == 0 {
+            // The usual choice: the oldest.
+            self.queue.pop_front()?;
+            self.ids.pop_front()
+        } else {
+            self.queue.remove(i)?;
+            self.ids.remove(i)
+        }
+    }
+}
+
 /// Counters of a drive beyond its FTL's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DriveCounters {
@@ -428,6 +443,7 @@ impl Drive {
         }
     }
 
+    #[inline(never)]
     fn invariant(&mut self, msg: String) {
         let msg = self.label(msg);
         self.error.get_or_insert(SimError::Invariant {

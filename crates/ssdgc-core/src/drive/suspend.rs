@@ -163,6 +163,7 @@ impl Drive {
     }
 
     /// Resumes the GC operation suspended on die `d` with its remaining time.
+    #[inline(never)]
     pub(super) fn resume(&mut self, ev: &mut EventQueue, d: u32) {
         let now = self.now;
         let s = &mut self.suspension.slots[d as usize];

@@ -20,7 +20,7 @@ use crate::engine::{Event, EventQueue};
 use crate::metrics::breakdown::Breakdown;
 use crate::metrics::{Responses, Series};
 use crate::sim::SimError;
-use crate::units::SimTime;
+use crate::units::{Lpn, SimTime};
 use ssdgc_workload::{IoRecord, Op};
 
 /// The tag of a transaction that flushes a write-buffer page (no host request waits on it).
@@ -316,6 +316,10 @@ impl FrontEnd {
     /// Moves a request into the device queue: its pieces begin on their drives, and each page
     /// becomes a transaction queued at its drive (or is answered by the buffer or at once).
     fn admit(&mut self, io: &mut Io, id: u32) {
+        if self.drives == 1 && !self.buffer.enabled() {
+            self.admit_direct(io, id);
+            return;
+        }
         self.in_device += 1;
         self.reqs[id as usize].admitted = io.now;
         let Req {
@@ -412,6 +416,41 @@ impl FrontEnd {
             for _ in 0..std::mem::take(&mut self.at_once[d]) {
                 self.page_done(io, id, d, Breakdown::default());
             }
+        }
+    }
+
+    /// [`FrontEnd::admit`] for a single drive with no write buffer (the common case, kept short):
+    /// the request is one piece, and each of its pages is a transaction at the drive or, for a read
+    /// of a page never written, answered at once.
+    #[inline]
+    fn admit_direct(&mut self, io: &mut Io, id: u32) {
+        self.in_device += 1;
+        let r = &mut self.reqs[id as usize];
+        r.admitted = io.now;
+        r.drives = 1;
+        let (first, pending, write) = (r.first, r.pending, r.write);
+        self.pending[id as usize] = pending;
+        let logical = self.stripe.logical_pages();
+        let drive = &mut io.drives[0];
+        drive.begin_piece();
+        let mut immediate = 0;
+        let mut a = first % logical;
+        for _ in 0..pending {
+            let lpn = a as Lpn;
+            a += 1;
+            if a == logical {
+                a = 0;
+            }
+            if !write && !drive.is_mapped(lpn) {
+                // Never written: the FTL answers without touching flash.
+                self.stats.requests.unmapped_reads += 1;
+                immediate += 1;
+                continue;
+            }
+            drive.queue(io.events, io.now, id, lpn, write);
+        }
+        for _ in 0..immediate {
+            self.page_done(io, id, 0, Breakdown::default());
         }
     }
 
