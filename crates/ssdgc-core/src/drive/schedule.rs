@@ -32,11 +32,12 @@ impl Drive {
             }
             return;
         }
-        self.decide(ev, d);
+        self.decide(ev, d, false);
     }
 
-    /// Free die `d` starts its next operation, as its scheme decides.
-    fn decide(&mut self, ev: &mut EventQueue, d: u32) {
+    /// Free die `d` starts its next operation, as its scheme decides; `woken`: the drive's wake-up
+    /// is firing.
+    pub(super) fn decide(&mut self, ev: &mut EventQueue, d: u32, woken: bool) {
         // Each round either starts an operation (and returns) or retires a finished job; a die has
         // few jobs, so this bound is never reached in a correct run.
         for _ in 0..64 {
@@ -51,6 +52,9 @@ impl Drive {
                 now: self.now,
                 die: d,
                 device_idle: self.pieces == 0,
+                woken,
+                view: &self.view,
+                wake: None,
                 ftl: &mut self.ftl,
                 rng: &mut self.rng,
                 queue: &die.queue,
@@ -58,6 +62,9 @@ impl Drive {
                 error: &mut self.ftl_error,
             };
             let action = self.scheme.next(&mut cx);
+            if let Some(w) = cx.wake {
+                self.apply_wake(ev, w);
+            }
             let action = match (self.suspension.holds(d), action) {
                 (false, a) => a,
                 // With an operation suspended, only host transactions run before it resumes.

@@ -133,6 +133,7 @@ impl Composed {
 }
 
 impl GcScheme for Composed {
+    #[inline(always)]
     fn next(&mut self, cx: &mut DieContext<'_>) -> Action {
         if cx.jobs().is_empty() && self.axes.planes.wants_flush(cx) {
             return Action::Flush;

@@ -106,7 +106,7 @@ impl PageFtl {
     }
 
     /// Marks `ppn` invalid, telling the victim index when its block is a candidate.
-    #[inline]
+    #[inline(always)]
     fn invalidate(&mut self, ppn: Ppn) {
         let gb = (ppn / self.geo.pages_per_block) as usize;
         debug_assert!(self.p2l[ppn as usize] != NO_PAGE);
@@ -123,7 +123,7 @@ impl PageFtl {
     }
 
     /// Calls `f` with a plane's victim index and the view of the plane's blocks it decides on.
-    #[inline]
+    #[inline(always)]
     fn with_victim_index<R>(
         &mut self,
         plane: u32,
