@@ -174,7 +174,8 @@ impl Simulator {
     }
 
     /// Replaces the GC scheme of drive `drive` with `scheme` (a scheme of one's own, for tests or
-    /// experiments); see [`Drive::set_scheme`].
+    /// experiments), before the run; see [`Drive::set_scheme`]. Panics when the array has no drive
+    /// `drive`.
     pub fn set_scheme(&mut self, drive: usize, scheme: Box<dyn scheme::GcScheme>) {
         self.drives[drive].set_scheme(scheme);
     }
