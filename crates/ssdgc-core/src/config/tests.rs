@@ -387,6 +387,7 @@ fn errors_stay_on_one_line_whatever_the_value_holds() {
         assert!(!e.contains(['\n', '\r']), "{text:?}: {e:?}");
         assert!(e.starts_with("v.toml:"), "{e}");
     }
+}
 
 /// Each paper's preset carries its paper's setup and its simulator's GC semantics.
 #[test]
