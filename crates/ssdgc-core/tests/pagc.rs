@@ -216,10 +216,11 @@ fn pagc_margin_sets_how_often_paired_planes_join() {
         common::run_checked(&cfg, recs, 5, 1_000).unwrap()
     };
     let (relative, points) = (run("relative"), run("points"));
+    let joined = |r: &ssdgc_core::Report| r.schemes.pagc.as_ref().expect("a pagc section").joined;
     assert!(
-        points.pagc.joined > relative.pagc.joined,
+        joined(&points) > joined(&relative),
         "points {} vs relative {}",
-        points.pagc.joined,
-        relative.pagc.joined
+        joined(&points),
+        joined(&relative)
     );
 }
