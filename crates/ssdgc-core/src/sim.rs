@@ -174,6 +174,12 @@ impl Simulator {
         &self.drives
     }
 
+    /// Replaces the GC scheme of drive `drive` with `scheme` (a scheme of one's own, for tests or
+    /// experiments); see [`Drive::set_scheme`].
+    pub fn set_scheme(&mut self, drive: usize, scheme: Box<dyn scheme::GcScheme>) {
+        self.drives[drive].set_scheme(scheme);
+    }
+
     /// Preconditions the drives as the options say, once (later calls do nothing), with no
     /// simulated time; `progress` hears about it every 2^20 page writes.
     pub fn precondition(&mut self, progress: &mut dyn FnMut(Progress)) -> Result<(), SimError> {
@@ -416,6 +422,7 @@ impl Simulator {
                 self.front.page_finished(&mut io, d, p);
             }
             Event::BufferDone(r) => self.front.on_buffer_done(&mut io, r),
+            Event::Wake { drive } => io.drives[drive as usize].on_wake(io.events, t),
         }
         Ok(())
     }

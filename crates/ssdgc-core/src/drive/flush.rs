@@ -22,6 +22,7 @@ pub(super) struct Flushing {
 
 impl Drive {
     /// Commits buffered pages of die `d` with one program operation.
+    #[inline(never)]
     pub(super) fn start_flush(&mut self, ev: &mut EventQueue, d: u32) {
         let n = self.geo.planes_per_die;
         let planes = &mut self.flushing.planes;

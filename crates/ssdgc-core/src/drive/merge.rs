@@ -39,6 +39,7 @@ impl Merging {
 impl Drive {
     /// Serves host read `t` from the register of GC job `j` on die `d`. False when the page is
     /// not one the job still has to move (the read is then an ordinary one).
+    #[inline(never)]
     pub(super) fn start_merge(&mut self, ev: &mut EventQueue, d: u32, t: u32, j: usize) -> bool {
         let txn = self.txns[t as usize];
         let Some(src) = self.ftl.lookup(txn.lpn) else {

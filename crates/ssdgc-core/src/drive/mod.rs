@@ -31,6 +31,7 @@ mod pipeline;
 mod progress;
 mod schedule;
 pub mod suspend;
+mod wake;
 
 use std::collections::VecDeque;
 
@@ -41,7 +42,8 @@ use crate::config::Config;
 use crate::engine::{Event, EventQueue};
 use crate::flash::{Geometry, Resources, Timing};
 use crate::ftl::{Ftl, FtlError};
-use crate::gc::scheme::{self, GcScheme, QueuedTxn, SchemeStats};
+use crate::gc::compose::Composed;
+use crate::gc::scheme::{self, Command, DriveView, GcScheme, QueuedTxn, SchemeStats};
 use crate::gc::{self, GcJob, GcOp};
 use crate::metrics::breakdown::{Breakdown, Busy, DieClock, Snapshot};
 use crate::rng::{drive_stream, rng_for, streams, SimRng};
@@ -114,6 +116,63 @@ struct Die {
     clock: DieClock,
 }
 
+/// The drive's GC scheme: one built from the axes (called without dynamic dispatch), or one set
+/// with [`Drive::set_scheme`].
+enum Scheme {
+    Composed(Composed),
+    Custom(Box<dyn GcScheme>),
+}
+
+impl Scheme {
+    #[inline(always)]
+    fn next(&mut self, cx: &mut scheme::DieContext<'_>) -> scheme::Action {
+        match self {
+            Scheme::Composed(s) => s.next(cx),
+            Scheme::Custom(s) => s.next(cx),
+        }
+    }
+
+    fn pipelined(&self) -> bool {
+        match self {
+            Scheme::Composed(s) => s.pipelined(),
+            Scheme::Custom(s) => s.pipelined(),
+        }
+    }
+
+    fn previews(&self) -> bool {
+        match self {
+            Scheme::Composed(s) => s.previews(),
+            Scheme::Custom(s) => s.previews(),
+        }
+    }
+
+    fn interrupts(
+        &mut self,
+        cx: &scheme::DieContext<'_>,
+        op: &GcOp,
+    ) -> Option<scheme::Interrupt> {
+        match self {
+            Scheme::Composed(s) => s.interrupts(cx, op),
+            Scheme::Custom(s) => s.interrupts(cx, op),
+        }
+    }
+}
+
+impl Die {
+    /// Takes queued host transaction `i` out of the die's queue; returns its id.
+    #[inline(always)]
+    fn take_queued(&mut self, i: usize) -> Option<u32> {
+        if i == 0 {
+            // The usual choice: the oldest.
+            self.queue.pop_front()?;
+            self.ids.pop_front()
+        } else {
+            self.queue.remove(i)?;
+            self.ids.remove(i)
+        }
+    }
+}
+
 /// Counters of a drive beyond its FTL's.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DriveCounters {
@@ -143,7 +202,7 @@ pub struct Drive {
     timing: Timing,
     copyback: bool,
     ftl: Ftl,
-    scheme: Box<dyn GcScheme>,
+    scheme: Scheme,
     /// Victim choice during the run, shared by the dies and drawn in event order.
     rng: SimRng,
     dies: Vec<Die>,
@@ -156,6 +215,11 @@ pub struct Drive {
     flushing: flush::Flushing,
     /// Host requests with a piece outstanding on this drive.
     pieces: u32,
+    /// What the scheme may see of the drive: when `pieces` last fell to 0, the wake-up it asked
+    /// for (pending in the event queue), the commands of the requests (kept when it looks at
+    /// them: `previews`).
+    view: DriveView,
+    previews: bool,
     now: SimTime,
     counters: DriveCounters,
     error: Option<SimError>,
@@ -171,7 +235,10 @@ impl Drive {
         let geo = Geometry::new(cfg);
         let timing = Timing::new(cfg);
         let ftl = Ftl::new(cfg, &geo).map_err(SimError::Config)?;
-        let scheme = scheme::build(&cfg.gc.scheme, cfg).map_err(SimError::Config)?;
+        let scheme = Scheme::Composed(
+            scheme::build_composed(&cfg.gc.scheme, cfg).map_err(SimError::Config)?,
+        );
+        let previews = scheme.previews();
         let dies = (0..geo.dies)
             .map(|_| Die {
                 queue: VecDeque::new(),
@@ -198,6 +265,8 @@ impl Drive {
             txns: Vec::new(),
             free_txns: Vec::new(),
             pieces: 0,
+            view: DriveView::default(),
+            previews,
             now: 0,
             counters: DriveCounters::default(),
             error: None,
@@ -247,16 +316,35 @@ impl Drive {
         self.ftl.lookup(lpn).is_some()
     }
 
-    /// A host request now has work outstanding on this drive.
-    #[inline]
-    pub fn begin_piece(&mut self) {
-        self.pieces += 1;
+    /// Replaces the drive's GC scheme (a scheme of one's own, for tests or experiments). The
+    /// scheme's [`GcScheme::pipelined`] and [`GcScheme::previews`] are read again; set it before
+    /// the run starts.
+    pub fn set_scheme(&mut self, scheme: Box<dyn GcScheme>) {
+        self.pipeline = pipeline::Pipeline::new(scheme.pipelined(), self.geo.dies, &self.timing);
+        self.previews = scheme.previews();
+        self.scheme = Scheme::Custom(scheme);
     }
 
-    /// A host request's work on this drive is done.
+    /// Host request `id` (the front end's slot) now has work outstanding on this drive: command
+    /// `c` enters the drive's device queue.
     #[inline]
-    pub fn end_piece(&mut self) {
+    pub fn begin_piece(&mut self, id: u32, c: Command) {
+        self.pieces += 1;
+        if self.previews {
+            self.view.commands.insert(id, c);
+        }
+    }
+
+    /// Host request `id`'s work on this drive is done, at `now`.
+    #[inline]
+    pub fn end_piece(&mut self, id: u32, now: SimTime) {
         self.pieces -= 1;
+        if self.previews {
+            self.view.commands.remove(id);
+        }
+        if self.pieces == 0 {
+            self.view.idle_since = now;
+        }
     }
 
     /// No host request has work outstanding on this drive: its schemes see the device idle.
@@ -411,7 +499,10 @@ impl Drive {
 
     /// The counters the scheme keeps about its decisions.
     pub fn scheme_stats(&self) -> SchemeStats {
-        self.scheme.stats()
+        match &self.scheme {
+            Scheme::Composed(s) => s.stats(),
+            Scheme::Custom(s) => s.stats(),
+        }
     }
 
     /// The die clocks (what each die has been doing).
@@ -428,6 +519,7 @@ impl Drive {
         }
     }
 
+    #[inline(never)]
     fn invariant(&mut self, msg: String) {
         let msg = self.label(msg);
         self.error.get_or_insert(SimError::Invariant {

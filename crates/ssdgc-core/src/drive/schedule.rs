@@ -24,7 +24,20 @@ use crate::units::SimTime;
 impl Drive {
     /// Lets free die `d` start its next operation, as its scheme decides. A busy die running a
     /// preemptible GC operation may instead be suspended for the host work queued there.
+    #[inline]
     pub(super) fn kick_die(&mut self, ev: &mut EventQueue, d: u32) {
+        if !matches!(self.dies[d as usize].running, Running::Nothing) {
+            if self.suspension.may_suspend(d) {
+                self.try_suspend(ev, d);
+            }
+            return;
+        }
+        self.decide(ev, d, false);
+    }
+
+    /// Free die `d` starts its next operation, as its scheme decides; `woken`: the drive's wake-up
+    /// is firing.
+    pub(super) fn decide(&mut self, ev: &mut EventQueue, d: u32, woken: bool) {
         // Each round either starts an operation (and returns) or retires a finished job; a die has
         // few jobs, so this bound is never reached in a correct run.
         for _ in 0..64 {
@@ -39,6 +52,9 @@ impl Drive {
                 now: self.now,
                 die: d,
                 device_idle: self.pieces == 0,
+                woken,
+                view: &self.view,
+                wake: None,
                 ftl: &mut self.ftl,
                 rng: &mut self.rng,
                 queue: &die.queue,
@@ -46,6 +62,9 @@ impl Drive {
                 error: &mut self.ftl_error,
             };
             let action = self.scheme.next(&mut cx);
+            if let Some(w) = cx.wake {
+                self.apply_wake(ev, w);
+            }
             let action = match (self.suspension.holds(d), action) {
                 (false, a) => a,
                 // With an operation suspended, only host transactions run before it resumes.
@@ -63,7 +82,7 @@ impl Drive {
                     return;
                 }
                 Action::Merge { txn, job } => {
-                    let (Some(_), Some(t)) = (die.queue.remove(txn), die.ids.remove(txn)) else {
+                    let Some(t) = die.take_queued(txn) else {
                         self.invariant(format!(
                             "scheme merged host transaction {txn} of an empty slot"
                         ));
@@ -76,7 +95,7 @@ impl Drive {
                     return;
                 }
                 Action::Host(i) => {
-                    let (Some(_), Some(t)) = (die.queue.remove(i), die.ids.remove(i)) else {
+                    let Some(t) = die.take_queued(i) else {
                         self.invariant(format!(
                             "scheme chose host transaction {i} of an empty slot"
                         ));
@@ -169,6 +188,7 @@ impl Drive {
     /// shared resource, so they are carried out back to back with one completion event at the end;
     /// otherwise they are issued one at a time (their channel transfers interleave with other dies')
     /// and the die stays on the job between them. Returns false when the job had nothing left.
+    #[inline(never)]
     fn start_gc_job(&mut self, ev: &mut EventQueue, d: u32, j: usize) -> bool {
         if !self.copyback || self.dies[d as usize].jobs[j].uses_channel() {
             return self.step_held_job(ev, d, j);
@@ -235,6 +255,7 @@ impl Drive {
     }
 
     /// Starts GC operation `op` of job `j` on die `d`; returns its duration.
+    #[inline(never)]
     fn start_gc_op(
         &mut self,
         ev: &mut EventQueue,

@@ -119,6 +119,9 @@ impl Drive {
             now,
             die: d,
             device_idle: self.pieces == 0,
+            woken: false,
+                view: &self.view,
+            wake: None,
             ftl: &mut self.ftl,
             rng: &mut self.rng,
             queue: &die.queue,
@@ -163,6 +166,7 @@ impl Drive {
     }
 
     /// Resumes the GC operation suspended on die `d` with its remaining time.
+    #[inline(never)]
     pub(super) fn resume(&mut self, ev: &mut EventQueue, d: u32) {
         let now = self.now;
         let s = &mut self.suspension.slots[d as usize];

@@ -6,6 +6,12 @@
 //! structure (one pending arrival; per die of every drive one pending completion, one merged read,
 //! and the stale completions of suspended operations; per device-queue slot one write-buffer
 //! acknowledgement), which [`EventQueue::schedule`] asserts.
+//!
+//! Beside the events, each drive may have one wake-up timer ([`EventQueue::set_timer`]): setting it
+//! again replaces the pending one, which then never fires, and cancelling removes it. A timer takes
+//! its sequence number when it is set, so it runs among the events of its instant in the order they
+//! were scheduled, and pops as [`Event::Wake`]. Timers alone do not keep a run going: when only
+//! timers are left, [`EventQueue::pop`] returns `None` (and [`EventQueue::is_empty`] is true).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -25,6 +31,8 @@ pub enum Event {
     /// A host request served by the write buffer is acknowledged. The buffer belongs to the front
     /// end, in front of every drive, so this event names the request only.
     BufferDone(u32),
+    /// The wake-up timer of drive `drive` fires ([`EventQueue::set_timer`]).
+    Wake { drive: u16 },
 }
 
 /// A `(time, sequence)`-ordered event queue.
@@ -34,6 +42,10 @@ pub struct EventQueue {
     seq: u64,
     limit: usize,
     processed: u64,
+    /// Per drive: its wake-up timer as `(time, sequence)`, when set.
+    timers: Vec<Option<(SimTime, u64)>>,
+    /// The earliest timer, as `(time, sequence, drive)`.
+    next_timer: Option<(SimTime, u64, u16)>,
 }
 
 impl EventQueue {
@@ -44,6 +56,8 @@ impl EventQueue {
             seq: 0,
             limit,
             processed: 0,
+            timers: Vec::new(),
+            next_timer: None,
         }
     }
 
@@ -59,9 +73,57 @@ impl EventQueue {
         self.seq += 1;
     }
 
-    /// Removes the earliest event.
+    /// Sets the wake-up timer of drive `drive` to `at`, replacing its pending one.
+    pub fn set_timer(&mut self, drive: u16, at: SimTime) {
+        let d = drive as usize;
+        if self.timers.len() <= d {
+            self.timers.resize(d + 1, None);
+        }
+        self.timers[d] = Some((at, self.seq));
+        self.seq += 1;
+        self.update_next_timer();
+    }
+
+    /// Removes the wake-up timer of drive `drive`, if set.
+    pub fn cancel_timer(&mut self, drive: u16) {
+        if let Some(t) = self.timers.get_mut(drive as usize) {
+            if t.take().is_some() {
+                self.update_next_timer();
+            }
+        }
+    }
+
+    /// When the wake-up timer of drive `drive` fires, if set.
+    pub fn timer(&self, drive: u16) -> Option<SimTime> {
+        self.timers
+            .get(drive as usize)
+            .copied()
+            .flatten()
+            .map(|(t, _)| t)
+    }
+
+    fn update_next_timer(&mut self) {
+        self.next_timer = self
+            .timers
+            .iter()
+            .enumerate()
+            .filter_map(|(d, t)| t.map(|(at, seq)| (at, seq, d as u16)))
+            .min_by_key(|&(at, seq, _)| (at, seq));
+    }
+
+    /// Removes the earliest event, or the earliest timer when it comes first (as [`Event::Wake`]).
+    /// `None` when no event waits, whatever the timers.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
+        if let Some((at, seq, drive)) = self.next_timer {
+            let Reverse((t, s, _)) = self.heap.peek()?;
+            if (at, seq) < (*t, *s) {
+                self.timers[drive as usize] = None;
+                self.update_next_timer();
+                self.processed += 1;
+                return Some((at, Event::Wake { drive }));
+            }
+        }
         let Reverse((t, _, ev)) = self.heap.pop()?;
         self.processed += 1;
         Some((t, ev))
@@ -72,12 +134,12 @@ impl EventQueue {
         self.processed
     }
 
-    /// Events waiting.
+    /// Events waiting (timers not counted).
     pub fn len(&self) -> usize {
         self.heap.len()
     }
 
-    /// True when no event waits.
+    /// True when no event waits (timers not counted).
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
     }
@@ -108,6 +170,46 @@ mod tests {
             ]
         );
         assert_eq!(q.processed(), 5);
+    }
+
+    #[test]
+    fn timers_run_in_order_with_events_and_a_replaced_timer_never_fires() {
+        let die = |die| Event::DieDone { drive: 0, die };
+        let mut q = EventQueue::new(16);
+        q.schedule(10, die(0));
+        q.set_timer(1, 10); // after die(0) at the same instant: set later
+        q.set_timer(0, 4);
+        q.set_timer(0, 7); // replaces the timer at 4
+        q.schedule(10, die(1));
+        q.schedule(20, die(2));
+        q.set_timer(2, 30);
+        q.cancel_timer(2);
+        assert_eq!(q.timer(0), Some(7));
+        assert_eq!(q.timer(2), None);
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(
+            order,
+            vec![
+                (7, Event::Wake { drive: 0 }),
+                (10, die(0)),
+                (10, Event::Wake { drive: 1 }),
+                (10, die(1)),
+                (20, die(2)),
+            ]
+        );
+        assert_eq!(q.timer(0), None);
+    }
+
+    #[test]
+    fn timers_alone_do_not_keep_the_queue_going() {
+        let mut q = EventQueue::new(4);
+        q.set_timer(0, 5);
+        assert!(q.is_empty());
+        assert_eq!(q.pop(), None);
+        q.schedule(9, Event::Arrival);
+        assert_eq!(q.pop(), Some((5, Event::Wake { drive: 0 })));
+        assert_eq!(q.pop(), Some((9, Event::Arrival)));
+        assert_eq!(q.pop(), None);
     }
 
     #[test]

@@ -51,9 +51,46 @@ impl Axes {
     }
 }
 
+/// The trigger of a composed scheme, one variant per value of the *when* axis: the scheduler asks
+/// it at every decision of every die, so it is dispatched by `match` (inlined), not through a
+/// trait object.
+#[derive(Clone, Debug)]
+enum AnyTrigger {
+    OnDemand(OnDemand),
+    Idle(Idle),
+    States(States),
+}
+
+/// Runs `$body` with `$t` bound to the trigger behind `$self`.
+macro_rules! with_trigger {
+    ($self:expr, $t:ident => $body:expr) => {
+        match $self {
+            AnyTrigger::OnDemand($t) => $body,
+            AnyTrigger::Idle($t) => $body,
+            AnyTrigger::States($t) => $body,
+        }
+    };
+}
+
+impl Trigger for AnyTrigger {
+    #[inline(always)]
+    fn next(&mut self, cx: &mut DieContext<'_>, gc: &mut Axes) -> Action {
+        with_trigger!(self, t => t.next(cx, gc))
+    }
+
+    #[inline]
+    fn may_preempt(&self, cx: &DieContext<'_>, t: &super::scheme::QueuedTxn) -> bool {
+        with_trigger!(self, tr => tr.may_preempt(cx, t))
+    }
+
+    fn stats(&self) -> SchemeStats {
+        with_trigger!(self, t => t.stats())
+    }
+}
+
 /// A GC scheme made of a trigger and the other axes.
 pub struct Composed {
-    trigger: Box<dyn Trigger>,
+    trigger: AnyTrigger,
     axes: Axes,
 }
 
@@ -61,12 +98,12 @@ impl Composed {
     /// The scheme of `axes` for the drive of `cfg` (thresholds and sizes from `cfg`).
     pub fn new(axes: GcAxes, cfg: &Config) -> Composed {
         let g = &cfg.geometry;
-        let trigger: Box<dyn Trigger> = match axes.when {
-            When::OnDemand => Box::new(OnDemand::new(axes.collect)),
-            When::Idle => Box::new(Idle::new(cfg.idle_threshold(), g.pages_per_block)),
+        let trigger = match axes.when {
+            When::OnDemand => AnyTrigger::OnDemand(OnDemand::new(axes.collect)),
+            When::Idle => AnyTrigger::Idle(Idle::new(cfg.idle_threshold(), g.pages_per_block)),
             When::States => {
                 let (soft, hard) = cfg.pgc_threshold_blocks();
-                Box::new(States::new(soft, hard, g.pages_per_block))
+                AnyTrigger::States(States::new(soft, hard, g.pages_per_block))
             }
         };
         let join = match axes.planes {
@@ -96,6 +133,7 @@ impl Composed {
 }
 
 impl GcScheme for Composed {
+    #[inline(always)]
     fn next(&mut self, cx: &mut DieContext<'_>) -> Action {
         if cx.jobs().is_empty() && self.axes.planes.wants_flush(cx) {
             return Action::Flush;

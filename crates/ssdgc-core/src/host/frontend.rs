@@ -16,11 +16,12 @@ use super::buffer::WriteBuffer;
 use super::{ReplayMode, Workload};
 use crate::config::{Config, MAX_DRIVES};
 use crate::drive::{Drive, PageDone};
+use crate::gc::scheme::Command;
 use crate::engine::{Event, EventQueue};
 use crate::metrics::breakdown::Breakdown;
 use crate::metrics::{Responses, Series};
 use crate::sim::SimError;
-use crate::units::SimTime;
+use crate::units::{Lpn, SimTime};
 use ssdgc_workload::{IoRecord, Op};
 
 /// The tag of a transaction that flushes a write-buffer page (no host request waits on it).
@@ -100,6 +101,8 @@ pub(crate) struct FrontEnd {
     buffer_latency: SimTime,
     /// Scratch of `admit`: pages of the request being admitted answered at once, per drive.
     at_once: Vec<u32>,
+    /// Scratch of `admit`: the first page of the request being admitted on each drive.
+    piece_first: Vec<Lpn>,
 }
 
 impl FrontEnd {
@@ -142,6 +145,7 @@ impl FrontEnd {
             buffer: WriteBuffer::new(cfg.buffer.size.0 / cfg.geometry.page_size.0),
             buffer_latency: cfg.buffer.latency.0,
             at_once: vec![0; drives],
+            piece_first: vec![0; drives],
             stripe,
         }
     }
@@ -316,6 +320,10 @@ impl FrontEnd {
     /// Moves a request into the device queue: its pieces begin on their drives, and each page
     /// becomes a transaction queued at its drive (or is answered by the buffer or at once).
     fn admit(&mut self, io: &mut Io, id: u32) {
+        if self.drives == 1 && !self.buffer.enabled() {
+            self.admit_direct(io, id);
+            return;
+        }
         self.in_device += 1;
         self.reqs[id as usize].admitted = io.now;
         let Req {
@@ -328,22 +336,35 @@ impl FrontEnd {
         let base = id as usize * n;
         let logical = self.stripe.logical_pages();
         let pages = (0..pending as u64).map(|i| (first + i) % logical);
-        // The request's pieces: pages per drive.
+        // The request's pieces: pages per drive, and each piece's first page.
         let mut mask = 0u64;
         if n == 1 {
             self.pending[base] = pending;
+            self.piece_first[0] = (first % logical) as Lpn;
             mask = 1;
         } else {
             self.pending[base..base + n].fill(0);
             for a in pages.clone() {
-                let (d, _) = self.stripe.page(a);
+                let (d, lpn) = self.stripe.page(a);
+                if self.pending[base + d] == 0 {
+                    self.piece_first[d] = lpn;
+                }
                 self.pending[base + d] += 1;
                 mask |= 1 << d;
             }
         }
-        self.reqs[id as usize].drives = mask;
+        let r = &mut self.reqs[id as usize];
+        r.drives = mask;
+        let r = *r;
         for d in drives_of(mask) {
-            io.drives[d].begin_piece();
+            let c = Command {
+                write,
+                first: self.piece_first[d],
+                pages: self.pending[base + d],
+                arrival: r.arrival,
+                seq: r.index,
+            };
+            io.drives[d].begin_piece(id, c);
         }
         if write && self.buffer.enabled() {
             if self.buffer.try_insert(pages.clone()) {
@@ -415,6 +436,51 @@ impl FrontEnd {
         }
     }
 
+    /// [`FrontEnd::admit`] for a single drive with no write buffer (the common case, kept short):
+    /// the request is one piece, and each of its pages is a transaction at the drive or, for a read
+    /// of a page never written, answered at once.
+    #[inline]
+    fn admit_direct(&mut self, io: &mut Io, id: u32) {
+        self.in_device += 1;
+        let r = &mut self.reqs[id as usize];
+        r.admitted = io.now;
+        r.drives = 1;
+        let (first, pending, write) = (r.first, r.pending, r.write);
+        let r = *r;
+        self.pending[id as usize] = pending;
+        let logical = self.stripe.logical_pages();
+        let mut a = first % logical;
+        let drive = &mut io.drives[0];
+        drive.begin_piece(
+            id,
+            Command {
+                write,
+                first: a as Lpn,
+                pages: pending,
+                arrival: r.arrival,
+                seq: r.index,
+            },
+        );
+        let mut immediate = 0;
+        for _ in 0..pending {
+            let lpn = a as Lpn;
+            a += 1;
+            if a == logical {
+                a = 0;
+            }
+            if !write && !drive.is_mapped(lpn) {
+                // Never written: the FTL answers without touching flash.
+                self.stats.requests.unmapped_reads += 1;
+                immediate += 1;
+                continue;
+            }
+            drive.queue(io.events, io.now, id, lpn, write);
+        }
+        for _ in 0..immediate {
+            self.page_done(io, id, 0, Breakdown::default());
+        }
+    }
+
     /// Request `id` is served by the write buffer: each of its pieces completes after
     /// `buffer.latency`.
     fn ack_from_buffer(&mut self, io: &mut Io, id: u32) {
@@ -482,7 +548,7 @@ impl FrontEnd {
                     .pieces
                     .record(io.now - r.arrival, r.write, &pb);
             }
-            io.drives[d].end_piece();
+            io.drives[d].end_piece(id, io.now);
         }
         if r.pending > 0 {
             if piece_done && io.drives[d].is_idle() {

@@ -27,7 +27,7 @@ pub struct Responses {
 
 impl Responses {
     /// Records one completion: response time `lat`, split as `bd` (whose parts sum to `lat`).
-    #[inline]
+    #[inline(always)]
     pub fn record(&mut self, lat: SimTime, write: bool, bd: &Breakdown) {
         debug_assert_eq!(bd.total(), lat, "response time not fully attributed");
         self.breakdown.add(bd);

@@ -106,7 +106,7 @@ impl PageFtl {
     }
 
     /// Marks `ppn` invalid, telling the victim index when its block is a candidate.
-    #[inline]
+    #[inline(always)]
     fn invalidate(&mut self, ppn: Ppn) {
         let gb = (ppn / self.geo.pages_per_block) as usize;
         debug_assert!(self.p2l[ppn as usize] != NO_PAGE);
@@ -123,7 +123,7 @@ impl PageFtl {
     }
 
     /// Calls `f` with a plane's victim index and the view of the plane's blocks it decides on.
-    #[inline]
+    #[inline(always)]
     fn with_victim_index<R>(
         &mut self,
         plane: u32,
@@ -147,7 +147,7 @@ impl PageFtl {
     }
 
     /// Takes the next free page of a plane's write point for `stream`, opening a block if needed.
-    #[inline]
+    #[inline(always)]
     fn allocate(&mut self, plane: u32, stream: Stream) -> Result<Ppn, FtlError> {
         let ppb = self.geo.pages_per_block;
         let bpp = self.geo.blocks_per_plane;
@@ -175,7 +175,7 @@ impl PageFtl {
     }
 
     /// Maps `lpn` to the freshly allocated `ppn`, completing the block if it is now full.
-    #[inline]
+    #[inline(always)]
     fn fill_page(&mut self, lpn: Lpn, ppn: Ppn) {
         debug_assert_eq!(self.p2l[ppn as usize], NO_PAGE);
         self.p2l[ppn as usize] = lpn;
@@ -236,7 +236,7 @@ impl FtlView for PageFtl {
         (l != NO_PAGE).then_some(l)
     }
 
-    #[inline]
+    #[inline(always)]
     fn free_blocks(&self, plane: u32) -> u32 {
         self.planes[plane as usize].free.len() as u32
     }
@@ -260,7 +260,7 @@ impl FtlView for PageFtl {
 
     /// Free blocks below `threshold_blocks` or, with the free-page trigger, free pages below the
     /// threshold (and never fewer than two free blocks).
-    #[inline]
+    #[inline(always)]
     fn needs_gc(&self, plane: u32) -> bool {
         match self.trigger.pages {
             None => self.free_blocks(plane) < self.trigger.blocks,
@@ -313,7 +313,7 @@ impl FtlView for PageFtl {
 }
 
 impl FtlMechanism for PageFtl {
-    #[inline]
+    #[inline(always)]
     fn host_write(&mut self, lpn: Lpn) -> Result<Ppn, FtlError> {
         let plane = self.plane_of(lpn);
         let ppn = self.allocate(plane, Stream::Host)?;
@@ -340,6 +340,7 @@ impl FtlMechanism for PageFtl {
         Some(b)
     }
 
+    #[inline]
     fn relocate_to(&mut self, src: Ppn, lpn: Lpn, stream: Stream) -> Result<Ppn, FtlError> {
         assert_eq!(
             self.p2l[src as usize], lpn,

@@ -49,6 +49,7 @@ pub enum PlaneMode {
 
 impl PlaneMode {
     /// Starts a job for `plane` (and the planes that join it); returns its index on the die.
+    #[inline]
     pub fn start(&mut self, cx: &mut DieContext<'_>, plane: u32) -> Option<usize> {
         match self {
             PlaneMode::Serial => cx.start_job(plane),
@@ -57,6 +58,7 @@ impl PlaneMode {
     }
 
     /// True when the die should commit DRAM-buffered GC pages now (TC-PaGC).
+    #[inline]
     pub fn wants_flush(&self, cx: &DieContext<'_>) -> bool {
         match self {
             PlaneMode::Serial => false,

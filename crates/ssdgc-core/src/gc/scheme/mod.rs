@@ -6,8 +6,11 @@
 //! Schemes never touch the mapping themselves. Every scheme is built from its axes
 //! ([`crate::gc::schemes`], [`crate::gc::compose::Composed`]).
 
+pub mod preview;
 #[cfg(test)]
 pub(crate) mod testing;
+
+pub use preview::{Command, DeviceQueue, DriveView};
 
 use std::collections::VecDeque;
 
@@ -57,6 +60,12 @@ pub struct DieContext<'a> {
     pub die: u32,
     /// No host request is in the device queue (admitted and not yet completed) on any die.
     pub device_idle: bool,
+    /// This decision is the drive's wake-up ([`DieContext::wake_at`]) firing.
+    pub woken: bool,
+    /// The drive's idle time, wake-up and device queue.
+    pub(crate) view: &'a DriveView,
+    /// What the scheme asked of the timer during this decision.
+    pub(crate) wake: Option<Wake>,
     pub(crate) ftl: &'a mut Ftl,
     pub(crate) rng: &'a mut SimRng,
     pub(crate) queue: &'a VecDeque<QueuedTxn>,
@@ -64,7 +73,54 @@ pub struct DieContext<'a> {
     pub(crate) error: &'a mut Option<FtlError>,
 }
 
+/// A change of a drive's wake-up timer asked by its scheme ([`DieContext::wake_at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wake {
+    /// Call the scheme back at this time.
+    At(SimTime),
+    /// No call back.
+    Cancel,
+}
+
 impl DieContext<'_> {
+    /// Asks the drive to call the scheme back at time `at` (at once, after the events already
+    /// due now, if `at` is not in the future): every free die of the drive then decides with
+    /// [`DieContext::woken`] set. A drive has one timer: this replaces the pending wake-up, which
+    /// will not fire, and the last request of a decision holds. A wake-up never keeps a run going
+    /// on its own; one still pending when the last event is done is dropped.
+    pub fn wake_at(&mut self, at: SimTime) {
+        self.wake = Some(Wake::At(at));
+    }
+
+    /// Cancels the drive's pending wake-up, if any.
+    pub fn cancel_wake(&mut self) {
+        self.wake = Some(Wake::Cancel);
+    }
+
+    /// When the drive's pending wake-up fires, if one is set (as of this decision, with its own
+    /// requests applied).
+    pub fn wake_pending(&self) -> Option<SimTime> {
+        match self.wake {
+            None => self.view.timer,
+            Some(Wake::At(t)) => Some(t.max(self.now)),
+            Some(Wake::Cancel) => None,
+        }
+    }
+
+    /// The host commands in the drive's device queue: arrived, admitted and not completed, each
+    /// with its operation, its logical pages on the drive and its arrival time
+    /// ([`preview`]). Requests that have not arrived are never in it. Kept only for a scheme whose
+    /// [`GcScheme::previews`] is true (empty otherwise).
+    pub fn device_queue(&self) -> &DeviceQueue {
+        &self.view.commands
+    }
+
+    /// Since when the device has been idle (no host request with work on the drive); `None` while
+    /// it is not. 0 before the first request.
+    pub fn idle_since(&self) -> Option<SimTime> {
+        self.device_idle.then_some(self.view.idle_since)
+    }
+
     /// The FTL, read-only.
     pub fn ftl(&self) -> &Ftl {
         self.ftl
@@ -147,6 +203,12 @@ pub trait GcScheme: Send {
         false
     }
 
+    /// True when the scheme reads the drive's device queue ([`DieContext::device_queue`]); the
+    /// drive keeps it only then (it costs a little on every request).
+    fn previews(&self) -> bool {
+        false
+    }
+
     /// Whether, and how, the preemptible GC operation `op` running on the die is interrupted for
     /// the host work queued there. Asked when host work arrives at a die busy with an operation of
     /// an [`Action::Gc`]; the simulator then stops the operation as answered, lets the scheme serve
@@ -199,8 +261,16 @@ pub fn drive_for(cfg: &crate::config::Config) -> crate::config::Config {
 
 /// Builds the scheme `name` for the drive of `cfg`, with `cfg`'s axis overrides.
 pub fn build(name: &str, cfg: &crate::config::Config) -> Result<Box<dyn GcScheme>, String> {
+    Ok(Box::new(build_composed(name, cfg)?))
+}
+
+/// [`build`], as the concrete scheme (which the drive calls without dynamic dispatch).
+pub fn build_composed(
+    name: &str,
+    cfg: &crate::config::Config,
+) -> Result<crate::gc::compose::Composed, String> {
     let mut gc = cfg.gc.clone();
     gc.scheme = name.to_string();
     let axes = crate::gc::schemes::GcAxes::resolve(&gc)?;
-    Ok(Box::new(crate::gc::compose::Composed::new(axes, cfg)))
+    Ok(crate::gc::compose::Composed::new(axes, cfg))
 }

@@ -62,10 +62,14 @@ pub(crate) fn decide(
     let mut rng = rng_for(1, 1);
     let q: VecDeque<QueuedTxn> = queue.iter().copied().collect();
     let mut error = None;
+    let view = super::DriveView::default();
     let mut cx = DieContext {
         now: 0,
         die: 0,
         device_idle,
+        woken: false,
+        view: &view,
+        wake: None,
         ftl,
         rng: &mut rng,
         queue: &q,

@@ -41,6 +41,7 @@ impl OnDemand {
 }
 
 impl Trigger for OnDemand {
+    #[inline(always)]
     fn next(&mut self, cx: &mut DieContext<'_>, gc: &mut Axes) -> Action {
         if !cx.jobs().is_empty() {
             return gc.run(0);
