@@ -146,11 +146,7 @@ impl Scheme {
         }
     }
 
-    fn interrupts(
-        &mut self,
-        cx: &scheme::DieContext<'_>,
-        op: &GcOp,
-    ) -> Option<scheme::Interrupt> {
+    fn interrupts(&mut self, cx: &scheme::DieContext<'_>, op: &GcOp) -> Option<scheme::Interrupt> {
         match self {
             Scheme::Composed(s) => s.interrupts(cx, op),
             Scheme::Custom(s) => s.interrupts(cx, op),

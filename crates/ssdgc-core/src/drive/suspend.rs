@@ -120,7 +120,7 @@ impl Drive {
             die: d,
             device_idle: self.pieces == 0,
             woken: false,
-                view: &self.view,
+            view: &self.view,
             wake: None,
             ftl: &mut self.ftl,
             rng: &mut self.rng,
