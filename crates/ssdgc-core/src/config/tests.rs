@@ -354,7 +354,7 @@ fn victim_and_allocation_errors_name_the_key_and_the_line() {
     );
     assert_eq!(
         file("[gc]\nvictim = \"lru\"\n"),
-        "v.toml:2: 'gc.victim' = 'lru' must be one of: greedy, rga:D, random, random+, fifo, cost-benefit, cat, wear-aware"
+        "v.toml:2: 'gc.victim' = 'lru' must be one of: greedy, rga:D, random, random+, fifo, cost-benefit, cat, wear-aware, alpha:ALPHA"
     );
     assert_eq!(
         file("[gc]\nvictim = 3\n"),
