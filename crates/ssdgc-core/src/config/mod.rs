@@ -272,6 +272,9 @@ pub struct FtlConfig {
     /// Which end of an erase-ordered pool the hot GC stream takes its blocks from (`young` or
     /// `old`); the cold stream takes the other (practical-GC paper §III-B/C).
     pub hot_to: crate::ftl::HotTo,
+    /// GC copies hot and cold valid pages (HC classification, practical-GC paper §III-B) to
+    /// separate write points; 8 bytes of memory per logical page when on.
+    pub hot_cold: bool,
 }
 
 /// Garbage collection settings.
@@ -825,6 +828,7 @@ impl Config {
             },
             pool: self.ftl.pool,
             streams: crate::ftl::StreamLayout::new(self.ftl.hot_to),
+            hot_cold: self.ftl.hot_cold,
             candidates: std::sync::Arc::new(victim),
         })
     }

@@ -100,6 +100,7 @@ suspend = "20us"
 allocation = "CWDP"
 pool = "fifo"
 hot_to = "young"
+hot_cold = false
 
 [gc]
 scheme = "baseline"
