@@ -417,9 +417,16 @@ fn every_listed_preset_is_accepted() {
 fn every_victim_policy_runs_with_invariant_checks() {
     let mut policies: Vec<String> = list_names("victims")
         .into_iter()
-        .filter(|n| n != "rga:D")
+        .filter(|n| n != "rga:D" && n != "alpha:ALPHA")
         .collect();
-    policies.extend(["rga".to_string(), "rga:1".into(), "rga:4".into()]);
+    policies.extend([
+        "rga".to_string(),
+        "rga:1".into(),
+        "rga:4".into(),
+        "alpha:0".into(),
+        "alpha:0.5".into(),
+        "alpha:1".into(),
+    ]);
     assert!(policies.len() >= 9, "{policies:?}");
     for p in &policies {
         let r = json(&[

@@ -388,3 +388,17 @@ fn errors_stay_on_one_line_whatever_the_value_holds() {
         assert!(e.starts_with("v.toml:"), "{e}");
     }
 }
+
+#[test]
+fn ncq_settings_are_checked() {
+    let e = build_with(&["gc.when=\"ncq\"", "gc.ncq_busy=0"]).unwrap_err();
+    assert!(e.msg.contains("gc.ncq_busy = 0"), "{e}");
+    let e = build_with(&["gc.ncq_min_gain=1.0"]).unwrap_err();
+    assert!(e.msg.contains("gc.ncq_min_gain = 1"), "{e}");
+    let e = build_with(&["gc.ncq_busy=\"many\""]).unwrap_err();
+    assert!(e.msg.contains("gc.ncq_busy"), "{e}");
+    build_with(&["gc.when=\"ncq\"", "gc.ncq_busy=1", "gc.ncq_min_gain=0"]).unwrap();
+    // Hot/cold separation keeps a third free block per plane.
+    let cfg = build_with(&["ftl.hot_cold=true", "gc.threshold=0.01"]).unwrap();
+    assert_eq!((cfg.reserve_blocks(), cfg.gc_threshold_blocks()), (3, 3));
+}

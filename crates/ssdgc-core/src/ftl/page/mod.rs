@@ -289,17 +289,24 @@ impl FtlView for PageFtl {
     }
 
     #[inline]
+    fn reserve_blocks(&self) -> u32 {
+        2 + u32::from(self.hc.is_on())
+    }
+
+    #[inline]
     fn threshold_blocks(&self) -> u32 {
         self.trigger.blocks
     }
 
     /// Free blocks below `threshold_blocks` or, with the free-page trigger, free pages below the
-    /// threshold (and never fewer than two free blocks).
+    /// threshold (and never fewer than [`FtlView::reserve_blocks`] free blocks).
     #[inline(always)]
     fn needs_gc(&self, plane: u32) -> bool {
         match self.trigger.pages {
             None => self.free_blocks(plane) < self.trigger.blocks,
-            Some(t) => self.free_blocks(plane) < 2 || self.free_pages(plane) < t,
+            Some(t) => {
+                self.free_blocks(plane) < self.reserve_blocks() || self.free_pages(plane) < t
+            }
         }
     }
 
