@@ -95,7 +95,7 @@ mod tests {
 
     fn cmd(seq: u64) -> Command {
         Command {
-            write: seq % 2 == 0,
+            write: seq.is_multiple_of(2),
             first: seq as Lpn * 10,
             pages: 1,
             arrival: seq * 100,
