@@ -141,7 +141,7 @@ struct CompareArgs {
 
 #[derive(Args)]
 struct ReproduceArgs {
-    /// Paper id (pagc, pgc).
+    /// Paper id (pagc, pgc, practical).
     paper: String,
     /// Run the quick variant of every experiment (smaller drives, fewer requests, one seed).
     #[arg(long)]

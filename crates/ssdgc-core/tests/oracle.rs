@@ -86,7 +86,7 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
     set("gc.scheme", format!("\"{scheme}\""));
     // Axis overrides, drawn among the meaningful combinations.
     if rng.gen_bool(0.6) {
-        let when = *pick(rng, &["on-demand", "idle", "states"]);
+        let when = *pick(rng, &["on-demand", "idle", "states", "ncq"]);
         set("gc.when", format!("\"{when}\""));
         let ops = when != "on-demand" && rng.gen_bool(0.7);
         set(
@@ -135,9 +135,25 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             "cost-benefit",
             "cat",
             "wear-aware",
+            "alpha:0.5",
+            "alpha:0.1",
         ],
     );
     set("gc.victim", format!("\"{victim}\""));
+    if rng.gen_bool(0.3) {
+        set("ftl.hot_cold", "true".into());
+        set(
+            "ftl.pool",
+            format!("\"{}\"", pick(rng, &["youngest", "oldest", "fifo"])),
+        );
+        set(
+            "ftl.hot_to",
+            format!("\"{}\"", pick(rng, &["young", "old"])),
+        );
+    }
+    if rng.gen_bool(0.3) {
+        set("gc.ncq_busy", rng.gen_range(1..=16u32).to_string());
+    }
     if rng.gen_bool(0.2) {
         set("buffer.size", "\"64KiB\"".into());
     }
@@ -393,4 +409,62 @@ fn random_drives_schemes_and_workloads_lose_nothing() {
         accepted * 10 >= cases * 7,
         "only {accepted} of {cases} cases were accepted"
     );
+}
+
+/// NCQ-aware timing under write bursts: back-to-back writes with a full device queue (GC deferred
+/// to the last free blocks) on aged drives, with and without hot/cold separation, never leave a
+/// plane without a free block (the run would fail), and lose nothing.
+#[test]
+fn ncq_timing_survives_write_bursts() {
+    let mut ran = 0;
+    for seed in 0..24u64 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut sets: Vec<String> = vec![
+            "gc.when=\"ncq\"".into(),
+            format!("gc.preempt=\"{}\"", pick(&mut rng, &["ops", "none"])),
+            format!("gc.ncq_busy={}", rng.gen_range(1..=4u32)),
+            format!(
+                "gc.victim=\"{}\"",
+                pick(&mut rng, &["greedy", "alpha:0.5", "alpha:0"])
+            ),
+            format!(
+                "geometry.pages_per_block={}",
+                pick(&mut rng, &[8u32, 16, 64])
+            ),
+            format!("geometry.blocks_per_plane={}", rng.gen_range(40..=80u32)),
+            format!("geometry.overprovision={:.2}", rng.gen_range(0.2..0.35f64)),
+            "host.queue_depth=32".into(),
+        ];
+        if rng.gen_bool(0.5) {
+            sets.push("ftl.hot_cold=true".into());
+            sets.push("ftl.pool=\"youngest\"".into());
+        }
+        // Bursts of writes to a hot region and to anywhere, with no gap between requests.
+        let span = 1u64 << 14;
+        let records = (0..3000u64)
+            .map(|i| IoRecord {
+                time_ns: (i / 500) * 50_000_000,
+                op: Op::Write,
+                offset: if rng.gen_bool(0.5) {
+                    rng.gen_range(0..64)
+                } else {
+                    rng.gen_range(0..span)
+                } * 4096,
+                len: 4096 * rng.gen_range(1..=4u64),
+            })
+            .collect();
+        let case = Case {
+            sets,
+            records,
+            mode: ReplayMode::OpenLoop,
+            precondition: Precondition::Steady(1.0),
+        };
+        let Some((r, _, _)) = run(&case, seed) else {
+            continue;
+        };
+        check_report(&r, case.records.len());
+        assert!(r.gc.invocations > 0, "seed {seed}: the bursts collect");
+        ran += 1;
+    }
+    assert!(ran >= 20, "only {ran} burst cases were accepted");
 }

@@ -272,6 +272,9 @@ pub struct FtlConfig {
     /// Which end of an erase-ordered pool the hot GC stream takes its blocks from (`young` or
     /// `old`); the cold stream takes the other (practical-GC paper §III-B/C).
     pub hot_to: crate::ftl::HotTo,
+    /// GC copies hot and cold valid pages (HC classification, practical-GC paper §III-B) to
+    /// separate write points; 8 bytes of memory per logical page when on.
+    pub hot_cold: bool,
 }
 
 /// Garbage collection settings.
@@ -299,6 +302,12 @@ pub struct GcConfig {
     /// Idle-time GC (`idle`): in idle time a plane collects while its free-block share is below this;
     /// 0 means twice `threshold`.
     pub idle_threshold: f64,
+    /// NCQ-aware timing (`gc.when = "ncq"`): commands in the device queue from which it counts as
+    /// busy and GC is deferred to the last free blocks (practical-GC paper §III-D); at least 1.
+    pub ncq_busy: u32,
+    /// NCQ-aware timing: with the device queue empty, a plane collects only when its best
+    /// candidate has at least this share of its pages invalid (at least one page), in [0, 1).
+    pub ncq_min_gain: f64,
     /// Preemptible GC (`pgc*`, `fpgc`): the soft threshold T_soft, a free-block share below which GC
     /// starts and every request may preempt it (state S1); 0 means `threshold`.
     pub soft_threshold: f64,
@@ -766,15 +775,23 @@ impl Config {
         } else {
             soft / 2.0
         };
-        let soft_b = ((soft * bpp).ceil() as u32).max(2);
-        let hard_b = ((hard * bpp).ceil() as u32).clamp(2, soft_b);
+        let reserve = self.reserve_blocks();
+        let soft_b = ((soft * bpp).ceil() as u32).max(reserve);
+        let hard_b = ((hard * bpp).ceil() as u32).clamp(reserve, soft_b);
         (soft_b, hard_b)
     }
 
-    /// Free blocks a plane keeps before it collects: `ceil(threshold × blocks_per_plane)`, at least 2.
+    /// Free blocks a plane keeps before it collects: `ceil(threshold × blocks_per_plane)`, at least
+    /// [`Config::reserve_blocks`].
     pub fn gc_threshold_blocks(&self) -> u32 {
         let b = (self.gc.threshold * self.geometry.blocks_per_plane as f64).ceil() as u32;
-        b.max(2)
+        b.max(self.reserve_blocks())
+    }
+
+    /// Free blocks a plane needs so that a host write and a GC job can each open a block: 2, or 3
+    /// with hot/cold separation (`ftl.hot_cold`: GC writes two streams).
+    pub fn reserve_blocks(&self) -> u32 {
+        2 + u32::from(self.ftl.hot_cold)
     }
 
     /// The GC axes this configuration asks for (the named scheme with the axis keys' overrides).
@@ -829,6 +846,7 @@ impl Config {
             },
             pool: self.ftl.pool,
             streams: crate::ftl::StreamLayout::new(self.ftl.hot_to),
+            hot_cold: self.ftl.hot_cold,
             candidates: std::sync::Arc::new(victim),
         })
     }

@@ -73,6 +73,13 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
          [timing]\nread = \"183200ns\"\nprogram = \"860360ns\"\nerase = \"2ms\"\n\
          [gc]\nthreshold = 0.01\n",
     ),
+    (
+        "practical",
+        "practical-GC paper: 6 GiB OpenSSD-like MLC drive, 4 ch x 4 ways x 2 planes, 128 x 8 KiB pages per block, 12.5% spare",
+        "[geometry]\nchannels = 4\nchips_per_channel = 4\ndies_per_chip = 1\nplanes_per_die = 2\n\
+         blocks_per_plane = 220\npages_per_block = 128\npage_size = \"8KiB\"\noverprovision = 0.125\n\
+         [timing]\nread = \"60us\"\nprogram = \"1300us\"\nerase = \"3500us\"\n",
+    ),
 ];
 
 /// The preemptible-GC paper's Table VI drive as its simulator (the MSR SSD extension of DiskSim, with
@@ -128,6 +135,7 @@ suspend = "20us"
 allocation = "CWDP"
 pool = "fifo"
 hot_to = "young"
+hot_cold = false
 
 [gc]
 scheme = "baseline"
@@ -137,6 +145,8 @@ trigger = "blocks"
 pagc_threshold = 0.0
 pagc_margin = "relative"
 idle_threshold = 0.0
+ncq_busy = 8
+ncq_min_gain = 0.1
 soft_threshold = 0.0
 hard_threshold = 0.0
 copyback = true

@@ -354,7 +354,7 @@ fn victim_and_allocation_errors_name_the_key_and_the_line() {
     );
     assert_eq!(
         file("[gc]\nvictim = \"lru\"\n"),
-        "v.toml:2: 'gc.victim' = 'lru' must be one of: greedy, rga:D, random, random+, fifo, cost-benefit, cat, wear-aware"
+        "v.toml:2: 'gc.victim' = 'lru' must be one of: greedy, rga:D, random, random+, fifo, cost-benefit, cat, wear-aware, alpha:ALPHA"
     );
     assert_eq!(
         file("[gc]\nvictim = 3\n"),
@@ -449,4 +449,18 @@ fn paper_presets_pin_their_papers_setups() {
     let d = Config::default();
     assert_eq!(axes(&d).collect, Collect::Restore);
     assert_eq!(d.gc.pagc_margin, PagcMargin::Relative);
+}
+
+#[test]
+fn ncq_settings_are_checked() {
+    let e = build_with(&["gc.when=\"ncq\"", "gc.ncq_busy=0"]).unwrap_err();
+    assert!(e.msg.contains("gc.ncq_busy = 0"), "{e}");
+    let e = build_with(&["gc.ncq_min_gain=1.0"]).unwrap_err();
+    assert!(e.msg.contains("gc.ncq_min_gain = 1"), "{e}");
+    let e = build_with(&["gc.ncq_busy=\"many\""]).unwrap_err();
+    assert!(e.msg.contains("gc.ncq_busy"), "{e}");
+    build_with(&["gc.when=\"ncq\"", "gc.ncq_busy=1", "gc.ncq_min_gain=0"]).unwrap();
+    // Hot/cold separation keeps a third free block per plane.
+    let cfg = build_with(&["ftl.hot_cold=true", "gc.threshold=0.01"]).unwrap();
+    assert_eq!((cfg.reserve_blocks(), cfg.gc_threshold_blocks()), (3, 3));
 }

@@ -92,6 +92,15 @@ impl Config {
                 self.gc.threshold
             ));
         }
+        if self.gc.ncq_busy == 0 {
+            return bad("gc.ncq_busy = 0 must be at least 1 command".to_string());
+        }
+        if !(0.0..1.0).contains(&self.gc.ncq_min_gain) {
+            return bad(format!(
+                "gc.ncq_min_gain = {} must be a share of a block's pages in [0, 1)",
+                self.gc.ncq_min_gain
+            ));
+        }
         for (name, v) in [
             ("gc.idle_threshold", self.gc.idle_threshold),
             ("gc.soft_threshold", self.gc.soft_threshold),
@@ -298,7 +307,7 @@ impl Config {
         // The idle level and the PaGC join level are checked when set: their defaults, derived from
         // gc.threshold, may lie beyond reach on a drive with little spare, where idle GC stops at
         // the first job that gains nothing and every paired plane joins; neither waits forever.
-        if axes.when == When::Idle && self.gc.idle_threshold > 0.0 {
+        if matches!(axes.when, When::Idle | When::Ncq) && self.gc.idle_threshold > 0.0 {
             let v = self.idle_threshold();
             let need = share(v, pages_per_plane);
             if need > limit_pages {

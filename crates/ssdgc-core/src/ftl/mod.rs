@@ -174,6 +174,13 @@ impl Ftl {
         with_map!(self, f => f.free_blocks(plane))
     }
 
+    /// Free blocks a plane needs so that a host write and a GC job can each open a block
+    /// ([`FtlView::reserve_blocks`]).
+    #[inline]
+    pub fn reserve_blocks(&self) -> u32 {
+        with_map!(self, f => f.reserve_blocks())
+    }
+
     /// Free pages in a plane: free blocks plus what is left in the open write points.
     #[inline]
     pub fn free_pages(&self, plane: u32) -> u64 {

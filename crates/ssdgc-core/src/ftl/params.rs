@@ -29,6 +29,9 @@ pub struct FtlParams {
     pub pool: PoolOrder,
     /// The write points of each plane and where their blocks come from.
     pub streams: StreamLayout,
+    /// GC copies hot and cold valid pages to separate streams (HC classification, practical-GC
+    /// paper §III-B; [`super::page::HcTable`]); off, they share the `Gc` stream.
+    pub hot_cold: bool,
     /// Builds each plane's index of victim candidates (the victim policy).
     pub candidates: Arc<dyn CandidateIndexKind>,
 }

@@ -38,6 +38,11 @@ pub trait FtlView {
     fn free_blocks(&self, plane: u32) -> u32;
     /// Free pages in a plane: free blocks plus what is left in the open write points.
     fn free_pages(&self, plane: u32) -> u64;
+    /// Free blocks a plane needs so that a host write and a GC job can each open a block: 2, or 3
+    /// when GC writes hot and cold pages to separate write points.
+    fn reserve_blocks(&self) -> u32 {
+        2
+    }
     /// Share of a plane's pages that are free.
     fn free_share(&self, plane: u32) -> f64 {
         self.free_pages(plane) as f64 / self.geometry().pages_per_plane as f64

@@ -13,6 +13,7 @@ use super::preempt::{merge, pipeline, PreemptMode, Preemption};
 use super::scheme::{Action, DieContext, GcScheme, Interrupt, SchemeStats};
 use super::schemes::GcAxes;
 use super::when::idle::Idle;
+use super::when::ncq::Ncq;
 use super::when::on_demand::OnDemand;
 use super::when::states::States;
 use super::when::{Trigger, When};
@@ -59,6 +60,7 @@ enum AnyTrigger {
     OnDemand(OnDemand),
     Idle(Idle),
     States(States),
+    Ncq(Ncq),
 }
 
 /// Runs `$body` with `$t` bound to the trigger behind `$self`.
@@ -68,6 +70,7 @@ macro_rules! with_trigger {
             AnyTrigger::OnDemand($t) => $body,
             AnyTrigger::Idle($t) => $body,
             AnyTrigger::States($t) => $body,
+            AnyTrigger::Ncq($t) => $body,
         }
     };
 }
@@ -109,6 +112,13 @@ impl Composed {
                 let (soft, hard) = cfg.pgc_threshold_blocks();
                 AnyTrigger::States(States::new(soft, hard, g.pages_per_block))
             }
+            When::Ncq => AnyTrigger::Ncq(Ncq::new(
+                cfg.idle_threshold(),
+                cfg.gc.ncq_busy,
+                cfg.gc.ncq_min_gain,
+                g.pages_per_block,
+                cfg.gc_threshold_blocks(),
+            )),
         };
         let join = match axes.planes {
             Planes::Serial | Planes::Superblock => None,
@@ -147,6 +157,10 @@ impl GcScheme for Composed {
 
     fn pipelined(&self) -> bool {
         self.axes.preempt.pipeline
+    }
+
+    fn previews(&self) -> bool {
+        matches!(self.trigger, AnyTrigger::Ncq(_))
     }
 
     fn interrupts(&mut self, cx: &DieContext<'_>, op: &GcOp) -> Option<Interrupt> {

@@ -423,7 +423,7 @@ fn dispatch_parallel(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, Ftl
 /// True when `plane` has buffered pages and the free blocks to commit one (a write point may need a
 /// fresh block, and alignment may skip into another).
 pub fn can_commit(ftl: &Ftl, plane: u32) -> bool {
-    ftl.buffered_pages(plane) > 0 && ftl.free_blocks(plane) >= 2
+    ftl.buffered_pages(plane) > 0 && ftl.free_blocks(plane) >= ftl.reserve_blocks()
 }
 
 /// Commits buffered pages of the die whose planes are `planes`: one page from each plane that has

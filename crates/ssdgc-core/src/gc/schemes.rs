@@ -109,6 +109,11 @@ pub const PRESETS: &[(&str, &str, GcAxes)] = &[
         axes(When::States, Preemption::ops(true, true, Suspend::All), Planes::Serial, SERIAL),
     ),
     (
+        "practical",
+        "NCQ-aware timing (practical-GC paper, §III-D): collect while the device queue is empty (skipping low-gain planes), on demand while it holds fewer than gc.ncq_busy commands, at the last free blocks when it holds more; preemptible between operations",
+        axes(When::Ncq, Preemption::ops(false, false, Suspend::None), Planes::Serial, SERIAL),
+    ),
+    (
         "zero",
         "zero-latency oracle: all GC bookkeeping, no GC time (the lower bound for every scheme)",
         axes(When::OnDemand, NONE, Planes::Serial, Migration::Instant),

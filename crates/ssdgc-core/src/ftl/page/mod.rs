@@ -14,6 +14,9 @@
 //! FTLs, AGC/DGC paper §6), or mapping-cache effects (DFTL-like map paging is not modelled).
 
 mod check;
+mod hc;
+
+pub use hc::HcTable;
 
 use std::collections::VecDeque;
 
@@ -68,6 +71,8 @@ pub struct PageFtl {
     trigger: Trigger,
     streams: StreamLayout,
     victim_kind: std::sync::Arc<dyn CandidateIndexKind>,
+    /// HC values of the logical pages (empty when GC does not separate hot and cold pages).
+    hc: HcTable,
 }
 
 impl PageFtl {
@@ -102,6 +107,7 @@ impl PageFtl {
             trigger: params.trigger,
             streams: params.streams,
             victim_kind: params.candidates.clone(),
+            hc: HcTable::new(params.hot_cold, geo.logical_pages),
         }
     }
 
@@ -119,6 +125,35 @@ impl PageFtl {
             let plane = gb as u32 / self.geo.blocks_per_plane;
             let local = gb as u32 % self.geo.blocks_per_plane;
             self.with_victim_index(plane, |index, view| index.on_invalidate(local, old, view));
+        }
+    }
+
+    /// The stream GC data of `lpn` asked for `stream` goes to: with hot/cold separation, the `Gc`
+    /// stream becomes `Hot` or `Cold` by the page's HC value; every other stream is kept.
+    #[inline(always)]
+    fn gc_stream(&self, lpn: Lpn, stream: Stream) -> Stream {
+        if self.hc.is_on() {
+            self.classify(lpn, stream)
+        } else {
+            stream
+        }
+    }
+
+    /// A host write of `lpn` as the HC classification counts it (kept out of the hot path).
+    #[cold]
+    #[inline(never)]
+    fn hc_update(&mut self, lpn: Lpn, was_valid: bool) {
+        self.hc.update(lpn, was_valid);
+    }
+
+    /// [`Self::gc_stream`] with hot/cold separation on (kept out of the hot path).
+    #[cold]
+    #[inline(never)]
+    fn classify(&self, lpn: Lpn, stream: Stream) -> Stream {
+        match stream {
+            Stream::Gc if self.hc.is_hot(lpn) => Stream::Hot,
+            Stream::Gc => Stream::Cold,
+            other => other,
         }
     }
 
@@ -254,17 +289,24 @@ impl FtlView for PageFtl {
     }
 
     #[inline]
+    fn reserve_blocks(&self) -> u32 {
+        2 + u32::from(self.hc.is_on())
+    }
+
+    #[inline]
     fn threshold_blocks(&self) -> u32 {
         self.trigger.blocks
     }
 
     /// Free blocks below `threshold_blocks` or, with the free-page trigger, free pages below the
-    /// threshold (and never fewer than two free blocks).
+    /// threshold (and never fewer than [`FtlView::reserve_blocks`] free blocks).
     #[inline(always)]
     fn needs_gc(&self, plane: u32) -> bool {
         match self.trigger.pages {
             None => self.free_blocks(plane) < self.trigger.blocks,
-            Some(t) => self.free_blocks(plane) < 2 || self.free_pages(plane) < t,
+            Some(t) => {
+                self.free_blocks(plane) < self.reserve_blocks() || self.free_pages(plane) < t
+            }
         }
     }
 
@@ -318,6 +360,9 @@ impl FtlMechanism for PageFtl {
         let plane = self.plane_of(lpn);
         let ppn = self.allocate(plane, Stream::Host)?;
         let old = self.l2p[lpn as usize];
+        if self.hc.is_on() {
+            self.hc_update(lpn, old != NO_PAGE);
+        }
         if old & BUFFERED != 0 && old != NO_PAGE {
             // The buffered copy is superseded; its queue entry is skipped when committed.
             self.planes[plane as usize].buffered_live -= 1;
@@ -347,6 +392,7 @@ impl FtlMechanism for PageFtl {
             "relocating a page that does not hold the logical page"
         );
         let plane = self.geo.addr(src).plane;
+        let stream = self.gc_stream(lpn, stream);
         let dst = self.allocate(plane, stream)?;
         self.invalidate(src);
         self.fill_page(lpn, dst);
@@ -375,6 +421,7 @@ impl FtlMechanism for PageFtl {
             if self.l2p[lpn as usize] != BUFFERED {
                 continue; // superseded by a host write
             }
+            let stream = self.gc_stream(lpn, stream);
             let dst = self.allocate(plane, stream)?;
             self.fill_page(lpn, dst);
             self.planes[plane as usize].buffered_live -= 1;

@@ -44,7 +44,7 @@ impl CandidateIndexKind for OldestKind {
 }
 
 /// One plane of 24 blocks of 4 pages, a third of it spare.
-fn one_plane(pool: PoolOrder, hot_to: HotTo) -> PageFtl {
+fn one_plane(pool: PoolOrder, hot_to: HotTo, hot_cold: bool) -> PageFtl {
     let geo = Geometry::new(GeometryParams {
         channels: 1,
         chips_per_channel: 1,
@@ -63,6 +63,7 @@ fn one_plane(pool: PoolOrder, hot_to: HotTo) -> PageFtl {
         },
         pool,
         streams: StreamLayout::new(hot_to),
+        hot_cold,
         candidates: Arc::new(OldestKind),
     };
     PageFtl::new(&params, &geo)
@@ -133,7 +134,7 @@ fn churn(ftl: &mut PageFtl, writes: u32, streams: &[Stream]) -> Vec<Opened> {
 #[test]
 fn write_points_open_the_block_the_pool_order_names() {
     for pool in [PoolOrder::Youngest, PoolOrder::Oldest] {
-        let mut ftl = one_plane(pool, HotTo::Young);
+        let mut ftl = one_plane(pool, HotTo::Young, false);
         let opened = churn(&mut ftl, 3_000, &[Stream::Gc]);
         let mut spread = 0;
         for (stream, ec, free) in opened {
@@ -156,7 +157,7 @@ fn write_points_open_the_block_the_pool_order_names() {
 #[test]
 fn hot_and_cold_streams_take_opposite_ends() {
     for hot_to in [HotTo::Young, HotTo::Old] {
-        let mut ftl = one_plane(PoolOrder::Youngest, hot_to);
+        let mut ftl = one_plane(PoolOrder::Youngest, hot_to, false);
         let opened = churn(&mut ftl, 3_000, &[Stream::Hot, Stream::Cold, Stream::Gc]);
         let mut spread = [0u32; 2];
         for (stream, ec, free) in opened {
@@ -181,4 +182,54 @@ fn hot_and_cold_streams_take_opposite_ends() {
             "{hot_to}: never chose between ages {spread:?}"
         );
     }
+}
+
+/// With hot/cold separation, a GC move asked for the `Gc` stream goes to the `Hot` write point when
+/// the page's HC value is above the mean over valid pages and to the `Cold` one otherwise.
+#[test]
+fn gc_moves_follow_the_hc_classification() {
+    let mut ftl = one_plane(PoolOrder::Youngest, HotTo::Young, true);
+    let mut rng = rng_for(8, 0);
+    let logical = ftl.geometry().logical_pages;
+    let ppb = ftl.geometry().pages_per_block;
+    let mut moves = [0u32; 2];
+    for i in 0..4_000u32 {
+        while ftl.needs_gc(0) {
+            let Some(b) = ftl.choose_victim(0, &mut rng) else {
+                break;
+            };
+            while let Some((page, lpn)) = ftl.next_valid_in_block(0, b, 0) {
+                let hot = ftl.hc.is_hot(lpn);
+                let (s, other) = if hot {
+                    (Stream::Hot, Stream::Cold)
+                } else {
+                    (Stream::Cold, Stream::Hot)
+                };
+                let (before, other_before) = (ftl.write_offset(0, s), ftl.write_offset(0, other));
+                ftl.relocate_to(ftl.geometry().ppn(0, b, page), lpn, Stream::Gc)
+                    .expect("room for a move");
+                assert_eq!(ftl.write_offset(0, s), (before + 1) % ppb, "hot {hot}");
+                assert_eq!(ftl.write_offset(0, other), other_before);
+                assert_eq!(
+                    ftl.write_offset(0, Stream::Gc),
+                    0,
+                    "the Gc stream is unused"
+                );
+                moves[hot as usize] += 1;
+            }
+            ftl.begin_erase(0, b);
+            ftl.finish_erase(0, b);
+        }
+        // A small hot set takes half the writes.
+        let lpn = if i < logical {
+            i
+        } else if rng.gen_bool(0.5) {
+            rng.gen_range(0..4)
+        } else {
+            rng.gen_range(0..logical)
+        };
+        ftl.host_write(lpn).expect("a write");
+    }
+    ftl.check().expect("consistent");
+    assert!(moves[0] > 50 && moves[1] > 50, "moves cold/hot {moves:?}");
 }

@@ -59,10 +59,34 @@ pub(crate) fn decide(
     jobs: &mut Vec<GcJob>,
     device_idle: bool,
 ) -> Action {
+    decide_with_commands(scheme, ftl, queue, jobs, device_idle, 0)
+}
+
+/// [`decide`] with `commands` host commands in the drive's device queue.
+pub(crate) fn decide_with_commands(
+    scheme: &mut dyn GcScheme,
+    ftl: &mut Ftl,
+    queue: &[QueuedTxn],
+    jobs: &mut Vec<GcJob>,
+    device_idle: bool,
+    commands: u32,
+) -> Action {
     let mut rng = rng_for(1, 1);
     let q: VecDeque<QueuedTxn> = queue.iter().copied().collect();
     let mut error = None;
-    let view = super::DriveView::default();
+    let mut view = super::DriveView::default();
+    for id in 0..commands {
+        view.commands.insert(
+            id,
+            super::Command {
+                write: true,
+                first: id,
+                pages: 1,
+                arrival: 0,
+                seq: u64::from(id),
+            },
+        );
+    }
     let mut cx = DieContext {
         now: 0,
         die: 0,

@@ -44,6 +44,8 @@ pub enum VictimKind {
     Cat,
     /// Greedy among blocks no more worn than the average ([`super::WearAware`]).
     WearAware,
+    /// Smallest `α·valid + (1 − α)·erases`, α in `[0, 1]` ([`super::Alpha`]).
+    Alpha(f64),
 }
 
 /// A parameter's type and accepted range.
@@ -179,6 +181,17 @@ pub const POLICIES: &[Policy] = &[
         "fewest valid pages among blocks erased at most the plane's mean + 1 times, else greedy \
          (wear-aware GC of the preemptible-GC paper, §V); O(n) scan",
     ),
+    Policy {
+        name: "alpha",
+        about: "smallest A*valid + (1-A)*erases, unscaled (practical-GC paper, §III-A eq. 1); \
+                A = 1 is greedy, A = 0 the least-erased block; O(log n) (heap)",
+        params: &[Param {
+            name: "alpha",
+            ty: ParamType::Real { min: 0.0, max: 1.0 },
+            default: None,
+            about: "weight of valid pages against erase count, in [0, 1]",
+        }],
+    },
 ];
 
 /// The policies' synopses, for errors: `greedy, rga:D, random, …`.
@@ -276,6 +289,7 @@ impl VictimKind {
             "cost-benefit" => VictimKind::CostBenefit,
             "cat" => VictimKind::Cat,
             "wear-aware" => VictimKind::WearAware,
+            "alpha" => VictimKind::Alpha(v[0].real()),
             other => unreachable!("policy '{other}' is declared in POLICIES but not built"),
         }
     }
@@ -291,6 +305,7 @@ impl VictimKind {
             VictimKind::CostBenefit => ("cost-benefit", vec![]),
             VictimKind::Cat => ("cat", vec![]),
             VictimKind::WearAware => ("wear-aware", vec![]),
+            VictimKind::Alpha(a) => ("alpha", vec![ParamValue::Real(a)]),
         }
     }
 

@@ -22,8 +22,9 @@
 //! | `cost-benefit` | [`cost_benefit`] | max `(1 − u)·age / (2u)` | O(n) scan |
 //! | `cat` | [`cat`] | min `u/(1 − u)·(erases + 1)/(age + 1)` | O(n) scan |
 //! | `wear-aware` | [`wear_aware`] | fewest valid among blocks with erases ≤ mean + 1 | O(n) scan |
+//! | `alpha:A` | [`alpha`] | min `A·valid + (1 − A)·erases` | O(log n) (heap) |
 //!
-//! Notifications (`on_full`, `on_invalidate`) are O(1) for every policy and nothing allocates after
+//! Notifications (`on_full`, `on_invalidate`) are O(1) for every policy but `alpha` (O(log n)) and nothing allocates after
 //! construction. A new policy is a new module implementing [`VictimPolicy`], a [`VictimKind`]
 //! variant with its entry in [`POLICIES`] (name, description, typed parameters), and its arm in
 //! [`VictimKind::build`] ([`kind`] describes how `gc.victim` is written and checked).
@@ -37,6 +38,7 @@ pub use crate::ftl::candidates::CandidateIndex as VictimPolicy;
 pub mod kind;
 mod set;
 
+pub mod alpha;
 pub mod cat;
 pub mod cost_benefit;
 pub mod fifo;
@@ -52,6 +54,7 @@ mod tests;
 pub use self::kind::{
     Param, ParamType, ParamValue, Policy, TableValue, VictimKind, POLICIES, RGA_DEFAULT_D,
 };
+pub use alpha::Alpha;
 pub use cat::Cat;
 pub use cost_benefit::CostBenefit;
 pub use fifo::Fifo;
@@ -81,6 +84,7 @@ impl VictimKind {
             }
             VictimKind::Cat => Box::new(Cat::new(blocks_per_plane, pages_per_block)),
             VictimKind::WearAware => Box::new(WearAware::new(blocks_per_plane)),
+            VictimKind::Alpha(a) => Box::new(Alpha::new(a, blocks_per_plane)),
         }
     }
 }

@@ -223,6 +223,21 @@ fn check_pick(kind: VictimKind, plane: &mut RefPlane, got: Option<u32>) {
                 "wear-aware: not the fewest valid among the eligible"
             );
         }
+        VictimKind::Alpha(a) => {
+            let cost = |c: u32| {
+                super::Alpha::cost(a, plane.valid[c as usize], plane.erase_count[c as usize])
+            };
+            let best = cands.iter().map(|&c| cost(c)).fold(f64::INFINITY, f64::min);
+            assert_eq!(cost(b), best, "alpha:{a}: not the minimum cost");
+            if a == 0.0 {
+                let least = cands.iter().map(|&c| plane.erase_count[c as usize]).min();
+                assert_eq!(
+                    Some(plane.erase_count[b as usize]),
+                    least,
+                    "alpha:0: not least erased"
+                );
+            }
+        }
         VictimKind::Cat => {
             let best = cands
                 .iter()
@@ -249,6 +264,9 @@ fn all_kinds() -> Vec<VictimKind> {
         VictimKind::CostBenefit,
         VictimKind::Cat,
         VictimKind::WearAware,
+        VictimKind::Alpha(0.0),
+        VictimKind::Alpha(0.3),
+        VictimKind::Alpha(1.0),
     ]
 }
 
@@ -265,6 +283,18 @@ proptest! {
         for kind in all_kinds() {
             drive(kind, blocks, ppb, &ops, seed);
         }
+    }
+
+    #[test]
+    fn alpha_one_picks_as_greedy(
+        blocks in 1u32..20,
+        ppb in 1u32..10,
+        ops in prop::collection::vec(op_strategy(), 0..400),
+        seed in any::<u64>(),
+    ) {
+        let greedy = drive(VictimKind::Greedy, blocks, ppb, &ops, seed);
+        let alpha = drive(VictimKind::Alpha(1.0), blocks, ppb, &ops, seed);
+        prop_assert_eq!(greedy, alpha);
     }
 
     #[test]
@@ -329,7 +359,7 @@ fn names_round_trip() {
     assert_eq!(" Random+ ".parse(), Ok(VictimKind::RandomPlus));
     for (name, desc) in list() {
         assert!(!desc.is_empty());
-        let parseable = name.replace(":D", ":3");
+        let parseable = name.replace(":D", ":3").replace(":ALPHA", ":0.5");
         assert!(
             parseable.parse::<VictimKind>().is_ok(),
             "{name} does not parse"
@@ -649,4 +679,64 @@ fn wear_aware_skips_worn_blocks_and_falls_back() {
     // Only the worn block is left: greedy fallback.
     assert_eq!(p.pick(&v, &mut rng), Some(0));
     assert_eq!(p.pick(&v, &mut rng), None);
+}
+
+#[test]
+fn alpha_one_is_greedy_on_a_long_sequence() {
+    let mut rng = rng_for(7, 3);
+    let ops: Vec<Op> = (0..20_000)
+        .map(|_| {
+            use rand::Rng;
+            match rng.gen_range(0..10) {
+                0..=2 => Op::Full {
+                    which: rng.gen(),
+                    valid: rng.gen(),
+                    wear: rng.gen_range(0..3),
+                },
+                3..=7 => Op::Invalidate { which: rng.gen() },
+                _ => Op::Pick,
+            }
+        })
+        .collect();
+    let greedy = drive(VictimKind::Greedy, 64, 256, &ops, 1);
+    assert!(greedy.iter().filter(|p| p.is_some()).count() > 1000);
+    assert_eq!(drive(VictimKind::Alpha(1.0), 64, 256, &ops, 1), greedy);
+}
+
+#[test]
+fn alpha_weighs_wear_against_valid_pages() {
+    // Block 0: 2 valid, 10 erases; block 1: 6 valid, 0 erases.
+    let valid = [2u16, 6];
+    let erases = [10u32, 0];
+    let lm = [0u64; 2];
+    let choose = |a: f64| {
+        let mut p = VictimKind::Alpha(a).build(2, 8);
+        let v = view(&valid, &erases, &lm, 0, 8);
+        p.on_full(0, &v);
+        p.on_full(1, &v);
+        p.pick(&v, &mut rng_for(1, 1))
+    };
+    // 2a + 10(1-a) vs 6a: block 0 wins only when a > 10/14.
+    assert_eq!(choose(1.0), Some(0));
+    assert_eq!(choose(0.8), Some(0));
+    assert_eq!(choose(0.7), Some(1));
+    assert_eq!(choose(0.0), Some(1));
+}
+
+#[test]
+fn alpha_is_checked() {
+    assert_eq!("alpha:0.3".parse(), Ok(VictimKind::Alpha(0.3)));
+    assert_eq!(
+        from_toml("{ policy = \"alpha\", alpha = 1 }"),
+        Ok(VictimKind::Alpha(1.0))
+    );
+    for bad in ["alpha:1.5", "alpha:-0.1", "alpha:nan", "alpha:x"] {
+        let e = bad.parse::<VictimKind>().unwrap_err();
+        assert!(e.contains("[0, 1]") && !e.contains('\n'), "{bad}: {e}");
+    }
+    assert!("alpha"
+        .parse::<VictimKind>()
+        .unwrap_err()
+        .contains("needs its parameter ALPHA"));
+    assert_eq!(VictimKind::Alpha(0.5).name(), "alpha:0.5");
 }

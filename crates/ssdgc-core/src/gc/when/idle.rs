@@ -18,7 +18,6 @@
 //! When not to use it: for sustained workloads with no idle time (it degenerates to the baseline),
 //! or to study GC that competes with host I/O while requests are queued.
 
-use super::on_demand::OWED_FLOOR;
 use super::{Collect, Trigger};
 use crate::gc::compose::Axes;
 use crate::gc::scheme::{Action, DieContext, QueuedTxn, SchemeStats};
@@ -69,7 +68,7 @@ impl Trigger for Idle {
                 if !cx.jobs().is_empty() {
                     return Action::GcJob(0);
                 }
-                let served = owed && cx.ftl().free_blocks(head.plane) >= OWED_FLOOR;
+                let served = owed && cx.ftl().free_blocks(head.plane) >= cx.ftl().reserve_blocks();
                 if !served {
                     if let Some(j) = gc.start(cx, head.plane) {
                         self.owed[die] = self.collect == Collect::One;

@@ -11,9 +11,11 @@
 //! |---|---|---|
 //! | `on-demand` | a host write to a plane below `gc.threshold` collects first (baseline, PaGC) | [`on_demand`] |
 //! | `idle` | in idle time (device queue empty) below `gc.idle_threshold`, on demand at the threshold | [`idle`] |
+//! | `ncq` | by the device queue: collect to `gc.idle_threshold` when it is empty (skipping low-gain victims), as late as possible when it holds `gc.ncq_busy` commands, on demand in between (practical-GC paper §III-D) | [`ncq`] |
 //! | `states` | soft/hard thresholds and states S0–S3 of the preemptible-GC paper (§III-D) | [`states`] |
 
 pub mod idle;
+pub mod ncq;
 pub mod on_demand;
 pub mod states;
 
@@ -30,6 +32,8 @@ axis_enum!(
         Idle = "idle",
         /// Soft and hard thresholds, states S0–S3.
         States = "states",
+        /// By the device queue's occupancy (NCQ-aware, practical-GC paper §III-D).
+        Ncq = "ncq",
     }
 );
 

@@ -5,7 +5,7 @@
 //!
 //! `gc.collect` says how much one trigger collects: `restore` (victim after victim while the
 //! triggering write's plane is below the threshold, the write waiting throughout) or `one` (one
-//! victim, then the write is served — unless the plane is down to its last two free blocks — and the
+//! victim, then the write is served — unless the plane is down to its reserve of free blocks (2, or 3 with `ftl.hot_cold`) — and the
 //! next write to a plane below the threshold triggers again).
 //!
 //! With an on-demand trigger the write that triggered a job waits for all of it, so the job runs
@@ -18,9 +18,6 @@ use super::{Collect, Trigger};
 use crate::gc::compose::Axes;
 use crate::gc::migration::{instant, Migration};
 use crate::gc::scheme::{Action, DieContext, QueuedTxn};
-
-/// Free blocks a plane must have for a write owed by `collect = one` to go before more GC.
-pub(super) const OWED_FLOOR: u32 = 2;
 
 /// The on-demand trigger.
 #[derive(Clone, Debug)]
@@ -56,7 +53,9 @@ impl Trigger for OnDemand {
         // One victim per trigger: the write that triggered it goes next — unless the plane is down
         // to its last free blocks (a victim full of valid pages gains nothing), when it collects
         // again so that its write points can always open a block.
-        if std::mem::take(&mut self.owed[die]) && cx.ftl().free_blocks(head.plane) >= OWED_FLOOR {
+        if std::mem::take(&mut self.owed[die])
+            && cx.ftl().free_blocks(head.plane) >= cx.ftl().reserve_blocks()
+        {
             return Action::Host(0);
         }
         if head.write && cx.ftl().needs_gc(head.plane) {

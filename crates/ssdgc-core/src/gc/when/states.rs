@@ -156,7 +156,7 @@ impl States {
             return self.with_job(cx, gc, 0);
         }
         if let Some(p) = self.dies[die].owed.take() {
-            if cx.ftl().free_blocks(p) >= 2 {
+            if cx.ftl().free_blocks(p) >= cx.ftl().reserve_blocks() {
                 if let Some(i) = cx.queue().iter().position(|t| t.write && t.plane == p) {
                     self.dies[die].quiet = false;
                     return (Action::Host(i), self.die_state(cx));
