@@ -228,9 +228,6 @@ pub trait GcScheme: Send {
 pub enum Interrupt {
     /// Suspend it now, at a cost of `timing.suspend` (F-PGC, preemptible-GC paper §IV).
     Suspend,
-    /// A page move stops after its read, before its program (preemption point A, §III-A); the
-    /// page waits in the register while host work runs. Moves already programming are not stopped.
-    AfterRead,
 }
 
 /// Counters a scheme keeps about its decisions (idle-time and preemptible GC).
