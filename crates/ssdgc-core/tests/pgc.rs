@@ -258,3 +258,17 @@ fn worst_case_response_times_meet_table_v() {
     assert!(maxes[0] > fpgc_bound, "{maxes:?}");
     assert!(maxes[2] < maxes[0]);
 }
+
+/// Copyback with an ECC round trip takes each moved page over the channel twice: the timing of a
+/// move without copyback, and slower than copyback without ECC.
+#[test]
+fn copyback_with_an_ecc_round_trip_costs_a_channel_round_trip() {
+    let spec = "count=20000,size=4KiB,interarrival=exp:1ms,read=0.3";
+    let plain = run("baseline", &[], spec, 3);
+    let ecc = run("baseline", &["gc.copyback_ecc=\"round-trip\""], spec, 3);
+    let none = run("baseline", &["gc.copyback=false"], spec, 3);
+    assert!(plain.gc.invocations > 0);
+    assert_eq!(ecc.gc.total_time_us, none.gc.total_time_us);
+    assert_eq!(ecc.latency_us.all.mean, none.latency_us.all.mean);
+    assert!(ecc.gc.total_time_us > plain.gc.total_time_us);
+}

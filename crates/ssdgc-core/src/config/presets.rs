@@ -140,6 +140,7 @@ idle_threshold = 0.0
 soft_threshold = 0.0
 hard_threshold = 0.0
 copyback = true
+copyback_ecc = "none"
 when = "scheme"
 collect = "scheme"
 preempt = "scheme"

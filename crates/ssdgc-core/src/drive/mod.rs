@@ -249,7 +249,8 @@ impl Drive {
         Ok(Drive {
             id: id as u16,
             in_array: drives > 1,
-            copyback: cfg.gc.copyback,
+            // An ECC round trip takes the page over the channel twice: a move without copyback.
+            copyback: cfg.gc.copyback && cfg.gc.copyback_ecc == crate::config::CopybackEcc::None,
             res: Resources::new(&geo, timing.transfer),
             pipeline: pipeline::Pipeline::new(scheme.pipelined(), geo.dies),
             suspension: suspend::Suspension::new(geo.dies),
