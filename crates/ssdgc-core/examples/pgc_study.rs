@@ -343,7 +343,7 @@ fn main() {
     );
     println!(
         "| trace | scheme | ST | CsGC | CoGC | LC | CnGC | mean | WAF | GC jobs | preemptions | \
-         merged reads | point A | S1 s/die |"
+         merged reads | pipelined | S1 s/die |"
     );
     println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (t, (name, _)) in TRACES.iter().enumerate() {
@@ -363,7 +363,10 @@ fn main() {
                 r.gc.invocations,
                 r.schemes.preempt.as_ref().map_or(0, |p| p.preemptions),
                 r.schemes.merge.as_ref().map_or(0, |m| m.merged_reads),
-                r.schemes.pipeline.as_ref().map_or(0, |p| p.point_a),
+                r.schemes
+                    .pipeline
+                    .as_ref()
+                    .map_or(0, |p| p.host_reads + p.host_writes),
                 r.schemes.states.as_ref().map_or(0.0, |s| s.state_time_s.s1),
             );
         }

@@ -467,6 +467,7 @@ fn drive_work(d: &Drive) -> DriveWork {
         idle_jobs: s.idle_jobs,
         merged_reads: c.merged_reads,
         suspensions: c.suspensions,
-        point_a: c.point_a,
+        pipelined_reads: c.pipelined_reads,
+        pipelined_writes: c.pipelined_writes,
     }
 }

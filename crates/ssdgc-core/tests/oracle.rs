@@ -66,7 +66,11 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
     if rng.gen_bool(0.2) {
         set("gc.trigger", "\"pages\"".into());
     }
-    set("gc.copyback", rng.gen_bool(0.7).to_string());
+    let copyback = rng.gen_bool(0.7);
+    set("gc.copyback", copyback.to_string());
+    if copyback && rng.gen_bool(0.3) {
+        set("gc.copyback_ecc", "\"round-trip\"".into());
+    }
     let scheme = *pick(
         rng,
         &[

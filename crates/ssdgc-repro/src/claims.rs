@@ -170,10 +170,6 @@ pub fn metric_expr(metric: &str) -> Result<Expr, String> {
             "the report has no count of host flash commands merged into GC",
         ),
         (
-            "pipelined",
-            "the report has no count of host commands pipelined with GC",
-        ),
-        (
             "minimum free blocks",
             "the report has no free-block time series",
         ),

@@ -36,6 +36,21 @@ impl PagcMargin {
 }
 
 keyword_enum!(
+    /// What a copyback move does for ECC (`gc.copyback_ecc`). The preemptible-GC paper (Lee et
+    /// al., TCAD 2013, §III-B) moves pages with copyback and no channel use ("in case of
+    /// copy-back operations, the data transfer is omitted"); the PaGC paper moves valid pages
+    /// inside the plane by copyback (§III-B, §III-E) with no ECC step. A controller that checks each moved page's ECC takes it out over the channel
+    /// and back, which costs what a move without copyback costs.
+    CopybackEcc, "gc.copyback_ecc", {
+        /// No ECC check: a copyback move stays inside the plane.
+        None = "none",
+        /// The page goes out to the controller for ECC and back in over the channel (two
+        /// transfers), then is programmed.
+        RoundTrip = "round-trip",
+    }
+);
+
+keyword_enum!(
     /// Trace addresses beyond the logical space (`host.fold`).
     Fold, "host.fold", {
         /// Folded modulo the capacity.
@@ -69,6 +84,7 @@ pub(crate) fn check(section: &str, key: &str, v: &toml::Value) -> Option<Result<
     match (section, key) {
         ("gc", "trigger") => parse(|s| s.parse::<ThresholdUnit>().map(drop)),
         ("gc", "pagc_margin") => parse(|s| s.parse::<PagcMargin>().map(drop)),
+        ("gc", "copyback_ecc") => parse(|s| s.parse::<CopybackEcc>().map(drop)),
         ("host", "fold") => parse(|s| s.parse::<Fold>().map(drop)),
         ("precondition", "mode") => parse(|s| s.parse::<AgeingMode>().map(drop)),
         ("ftl", "pool") => parse(|s| s.parse::<crate::ftl::PoolOrder>().map(drop)),

@@ -13,7 +13,7 @@ mod keywords;
 mod presets;
 mod validate;
 
-pub use keywords::{AgeingMode, Fold, PagcMargin, ThresholdUnit};
+pub use keywords::{AgeingMode, CopybackEcc, Fold, PagcMargin, ThresholdUnit};
 
 use crate::gc::axis::{AxisSetting, Toggle};
 use crate::units::{SimTime, MS, SEC, US};
@@ -317,6 +317,9 @@ pub struct GcConfig {
     /// Move valid pages inside the plane with copyback (no channel transfer); otherwise read them out
     /// over the channel and write them back.
     pub copyback: bool,
+    /// With copyback: `none` (the page stays in the plane) or `round-trip` (it goes out to the
+    /// controller for ECC and back over the channel, the timing of a move without copyback).
+    pub copyback_ecc: CopybackEcc,
     /// GC axes ([`crate::gc::schemes`]): each is `"scheme"` (the named scheme's value) or a value
     /// that overrides it. When GC runs: `on-demand`, `idle`, `states`.
     pub when: AxisSetting<crate::gc::when::When>,
@@ -327,7 +330,7 @@ pub struct GcConfig {
     pub preempt: AxisSetting<crate::gc::preempt::PreemptMode>,
     /// Merging of preempting reads into GC moves (true/false).
     pub merge: AxisSetting<Toggle>,
-    /// Pipelining of GC moves, and preemption point A (true/false).
+    /// Pipelining of host commands with GC commands of the same type (true/false).
     pub pipeline: AxisSetting<Toggle>,
     /// Suspension of GC operations in progress: `none`, `erase`, `all`.
     pub suspend: AxisSetting<crate::gc::preempt::Suspend>,

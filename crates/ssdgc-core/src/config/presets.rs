@@ -150,6 +150,7 @@ ncq_min_gain = 0.1
 soft_threshold = 0.0
 hard_threshold = 0.0
 copyback = true
+copyback_ecc = "none"
 when = "scheme"
 collect = "scheme"
 preempt = "scheme"

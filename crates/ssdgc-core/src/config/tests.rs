@@ -464,3 +464,28 @@ fn ncq_settings_are_checked() {
     let cfg = build_with(&["ftl.hot_cold=true", "gc.threshold=0.01"]).unwrap();
     assert_eq!((cfg.reserve_blocks(), cfg.gc_threshold_blocks()), (3, 3));
 }
+
+#[test]
+fn copyback_ecc_is_a_keyword_that_needs_copyback() {
+    let d = Config::default();
+    assert_eq!(d.gc.copyback_ecc, super::CopybackEcc::None);
+    let build = |sets: &[&str]| {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        for s in sets {
+            b.set(s).map_err(|e| e.to_string())?;
+        }
+        b.build().map_err(|e| e.to_string())
+    };
+    let c = build(&["gc.copyback_ecc=\"round-trip\""]).unwrap();
+    assert_eq!(c.gc.copyback_ecc, super::CopybackEcc::RoundTrip);
+    let e = build(&["gc.copyback_ecc=\"round-trip\"", "gc.copyback=false"]).unwrap_err();
+    assert!(
+        e.contains("gc.copyback_ecc") && e.contains("gc.copyback = true"),
+        "{e}"
+    );
+    let e = build(&["gc.copyback_ecc=\"parity\""]).unwrap_err();
+    assert!(
+        e.contains("gc.copyback_ecc") && e.contains("round-trip"),
+        "{e}"
+    );
+}

@@ -121,6 +121,11 @@ impl Config {
                 self.gc.hard_threshold, self.gc.soft_threshold
             ));
         }
+        if !self.gc.copyback && self.gc.copyback_ecc != super::CopybackEcc::None {
+            return bad(
+                "gc.copyback_ecc = \"round-trip\" needs gc.copyback = true: without copyback every move already crosses the channel".into(),
+            );
+        }
         if !(0.0..0.9).contains(&self.gc.pagc_threshold) {
             return bad(format!(
                 "gc.pagc_threshold = {} must be a free-page share in [0, 0.9) (0: derived from gc.threshold by gc.pagc_margin)",

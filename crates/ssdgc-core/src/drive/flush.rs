@@ -34,6 +34,7 @@ impl Drive {
                 let mask = op.plane_mask(&self.geo);
                 let f = op.flash_op(&self.timing, self.copyback, mask);
                 let finish = self.res.reserve(d, now, &f).end;
+                self.pipeline.other(d);
                 self.counters.gc_time += finish - now;
                 let die = &mut self.dies[d as usize];
                 die.clock.switch(now, Busy::Gc { planes: mask });

@@ -63,6 +63,7 @@ impl Drive {
             now,
             &FlashOp::merged_read(&self.timing, self.copyback, planes),
         );
+        self.pipeline.other(d);
         let delivered: SimTime = r.transfer_start + self.timing.transfer;
         self.counters.host_pages_read += 1;
         self.merging.reads += 1;

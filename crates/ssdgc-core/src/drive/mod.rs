@@ -22,8 +22,8 @@
 //! ([`crate::gc::scheme`], in `schedule.rs`). Every operation reserves the channel, die and planes
 //! it occupies through the resource model ([`crate::flash::resources`]). The capabilities some
 //! schemes add live in their own modules: suspension and resumption of GC operations
-//! (`suspend.rs`), merging of host reads into GC moves (`merge.rs`), pipelining of GC moves
-//! (`pipeline.rs`) and committing TC-PaGC's buffered pages (`flush.rs`).
+//! (`suspend.rs`), merging of host reads into GC moves (`merge.rs`), pipelining of host
+//! commands with GC moves (`pipeline.rs`) and committing TC-PaGC's buffered pages (`flush.rs`).
 
 mod flush;
 mod merge;
@@ -182,8 +182,10 @@ pub struct DriveCounters {
     pub merged_reads: u64,
     /// GC operations suspended for host requests.
     pub suspensions: u64,
-    /// GC page moves stopped between read and program for host requests (point A).
-    pub point_a: u64,
+    /// Host reads pipelined with a GC move's read (preemptible-GC paper §III-C).
+    pub pipelined_reads: u64,
+    /// Host writes pipelined with a GC move's program (preemptible-GC paper §III-A, §III-C).
+    pub pipelined_writes: u64,
     /// Events handled by the drive (die completions and merged reads).
     pub events: u64,
 }
@@ -247,9 +249,10 @@ impl Drive {
         Ok(Drive {
             id: id as u16,
             in_array: drives > 1,
-            copyback: cfg.gc.copyback,
+            // An ECC round trip takes the page over the channel twice: a move without copyback.
+            copyback: cfg.gc.copyback && cfg.gc.copyback_ecc == crate::config::CopybackEcc::None,
             res: Resources::new(&geo, timing.transfer),
-            pipeline: pipeline::Pipeline::new(scheme.pipelined(), geo.dies, &timing),
+            pipeline: pipeline::Pipeline::new(scheme.pipelined(), geo.dies),
             suspension: suspend::Suspension::new(geo.dies),
             merging: merge::Merging::default(),
             flushing: flush::Flushing::default(),
@@ -316,7 +319,7 @@ impl Drive {
     /// scheme's [`GcScheme::pipelined`] and [`GcScheme::previews`] are read again; set it before
     /// the run starts.
     pub fn set_scheme(&mut self, scheme: Box<dyn GcScheme>) {
-        self.pipeline = pipeline::Pipeline::new(scheme.pipelined(), self.geo.dies, &self.timing);
+        self.pipeline = pipeline::Pipeline::new(scheme.pipelined(), self.geo.dies);
         self.previews = scheme.previews();
         self.scheme = Scheme::Custom(scheme);
     }
@@ -488,7 +491,8 @@ impl Drive {
         DriveCounters {
             merged_reads: self.merging.reads(),
             suspensions: self.suspension.suspensions(),
-            point_a: self.suspension.point_a(),
+            pipelined_reads: self.pipeline.reads(),
+            pipelined_writes: self.pipeline.writes(),
             ..self.counters
         }
     }

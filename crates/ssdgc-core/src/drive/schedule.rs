@@ -166,12 +166,26 @@ impl Drive {
                 self.ftl_error.get_or_insert(e);
                 return;
             }
-            FlashOp::host_write(&self.timing, 1 << plane)
+            self.pipeline
+                .host_write(
+                    d,
+                    now,
+                    txn.snap.at(),
+                    self.res.channel_free(d),
+                    &self.timing,
+                    1 << plane,
+                )
+                .unwrap_or_else(|| FlashOp::host_write(&self.timing, 1 << plane))
         } else {
             self.counters.host_pages_read += 1;
             FlashOp::host_read(&self.timing, 1 << plane)
         };
         let r = self.res.reserve(d, now, &op);
+        if txn.write {
+            self.pipeline.other(d);
+        } else {
+            self.pipeline.host_read(d, r.ready, r.end);
+        }
         let channel_wait = r.channel_wait();
         let die = &mut self.dies[d as usize];
         let mut bd = die.clock.waited(now, plane, &txn.snap);
@@ -202,11 +216,11 @@ impl Drive {
         loop {
             match gc::dispatch_next(&mut self.ftl, job) {
                 Ok(Some(op)) => {
-                    let tm = self.pipeline.timing(d, t, &op, &self.timing);
-                    let f = op.flash_op(tm, true, planes);
+                    let tm = self.pipeline.gc_timing(d, t, &op, &self.timing);
+                    let f = op.flash_op(&tm, true, planes);
                     debug_assert_eq!(f.transfers, 0, "a copyback job without channel use");
                     t = self.res.reserve(d, t, &f).end;
-                    self.pipeline.ended(d, &op, t);
+                    self.pipeline.gc_started(d, &op, t, &self.timing);
                     // A job ends with its erase: the only operation to keep for completion.
                     if op.is_erase() {
                         last = Some(op);
@@ -266,10 +280,10 @@ impl Drive {
     ) -> SimTime {
         let now = self.now;
         let planes = op.plane_mask(&self.geo);
-        let tm = self.pipeline.timing(d, now, &op, &self.timing);
-        let f = op.flash_op(tm, self.copyback, planes);
+        let tm = self.pipeline.gc_timing(d, now, &op, &self.timing);
+        let f = op.flash_op(&tm, self.copyback, planes);
         let finish = self.res.reserve(d, now, &f).end;
-        self.pipeline.ended(d, &op, finish);
+        self.pipeline.gc_started(d, &op, finish, &self.timing);
         let die = &mut self.dies[d as usize];
         die.clock.switch(now, Busy::Gc { planes });
         die.running = Running::Gc { job: j, op, hold };

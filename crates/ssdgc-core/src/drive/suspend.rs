@@ -1,14 +1,10 @@
-//! Suspension and resumption of GC operations (preemptible-GC paper §IV, F-PGC), and stopping a
-//! GC page move between its read and its program (preemption point A, §III-A).
+//! Suspension and resumption of GC operations (preemptible-GC paper §IV, F-PGC).
 //!
 //! When host work arrives at a die busy with a preemptible GC operation (one started by
 //! [`Action::Gc`](crate::gc::scheme::Action::Gc)), the die's scheme is asked whether to interrupt
-//! it ([`GcScheme::interrupts`](crate::gc::scheme::GcScheme::interrupts)):
-//!
-//! - [`Interrupt::Suspend`]: the die spends `timing.suspend` suspending (unless the operation is
-//!   within that time of its end), then serves host work; the operation keeps what is left of it;
-//! - [`Interrupt::AfterRead`]: a move stops once its read ends, before its program
-//!   (`cmd + program` left), the page waiting in the register.
+//! it ([`GcScheme::interrupts`](crate::gc::scheme::GcScheme::interrupts)); on
+//! [`Interrupt::Suspend`] the die spends `timing.suspend` suspending (unless the operation is
+//! within that time of its end), then serves host work; the operation keeps what is left of it.
 //!
 //! While an operation is suspended the die runs only host transactions; when its scheme asks for
 //! anything else the operation resumes with its remaining time. A die suspends one operation at a
@@ -50,7 +46,6 @@ struct Slot {
 pub(super) struct Suspension {
     slots: Vec<Slot>,
     suspensions: u64,
-    point_a: u64,
 }
 
 impl Suspension {
@@ -58,7 +53,6 @@ impl Suspension {
         Suspension {
             slots: vec![Slot::default(); dies as usize],
             suspensions: 0,
-            point_a: 0,
         }
     }
 
@@ -93,11 +87,6 @@ impl Suspension {
     pub(super) fn suspensions(&self) -> u64 {
         self.suspensions
     }
-
-    /// GC page moves stopped at point A so far.
-    pub(super) fn point_a(&self) -> u64 {
-        self.point_a
-    }
 }
 
 impl Drive {
@@ -128,32 +117,17 @@ impl Drive {
             jobs: &mut die.jobs,
             error: &mut self.ftl_error,
         };
-        let (at, remaining) = match self.scheme.interrupts(&cx, &op) {
-            None => return,
-            Some(Interrupt::Suspend) => {
-                let remaining = done_at.saturating_sub(now);
-                if remaining <= self.timing.suspend {
-                    // Nearly done: suspending would not help.
-                    return;
-                }
-                self.suspension.suspensions += 1;
-                self.counters.gc_time += self.timing.suspend;
-                (now + self.timing.suspend, remaining)
-            }
-            Some(Interrupt::AfterRead) => {
-                // A move ends with its program (`cmd + program`); stop just before it.
-                if !matches!(op, GcOp::Move { .. }) {
-                    return;
-                }
-                let program = self.timing.command + self.timing.program;
-                let point = done_at.saturating_sub(program);
-                if now >= point {
-                    return;
-                }
-                self.suspension.point_a += 1;
-                (point, program)
-            }
+        let Some(Interrupt::Suspend) = self.scheme.interrupts(&cx, &op) else {
+            return;
         };
+        let remaining = done_at.saturating_sub(now);
+        if remaining <= self.timing.suspend {
+            // Nearly done: suspending would not help.
+            return;
+        }
+        self.suspension.suspensions += 1;
+        self.counters.gc_time += self.timing.suspend;
+        let at = now + self.timing.suspend;
         let s = &mut self.suspension.slots[d as usize];
         s.held = Some(Suspended { job, op, remaining });
         s.count += 1;
@@ -162,6 +136,7 @@ impl Drive {
         let planes = self.res.die_planes(d);
         self.res
             .reserve(d, now, &FlashOp::die_time(at - now, planes));
+        self.pipeline.other(d);
         self.schedule_die_done(ev, d, at);
     }
 
@@ -184,6 +159,7 @@ impl Drive {
         };
         self.res
             .reserve(d, now, &FlashOp::die_time(held.remaining, planes));
+        self.pipeline.other(d);
         self.schedule_die_done(ev, d, now + held.remaining);
     }
 }

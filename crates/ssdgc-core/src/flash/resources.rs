@@ -188,6 +188,12 @@ impl Resources {
         self.die_until[die as usize]
     }
 
+    /// When the channel of die `die` is free (the end of its last reserved transfer).
+    #[inline]
+    pub fn channel_free(&self, die: u32) -> SimTime {
+        self.channel_free[(die / self.dies_per_channel) as usize]
+    }
+
     /// The planes of die `die` held by its operation (0 when it runs none).
     pub fn die_planes(&self, die: u32) -> u64 {
         self.die_planes[die as usize]

@@ -9,7 +9,7 @@
 use super::migration::Migration;
 use super::planes::pagc::{Join, Pagc};
 use super::planes::{PlaneMode, Planes};
-use super::preempt::{merge, pipeline, PreemptMode, Preemption};
+use super::preempt::{merge, PreemptMode, Preemption};
 use super::scheme::{Action, DieContext, GcScheme, Interrupt, SchemeStats};
 use super::schemes::GcAxes;
 use super::when::idle::Idle;
@@ -168,10 +168,11 @@ impl GcScheme for Composed {
         if !cx.queue().iter().any(may) {
             return None;
         }
-        if self.axes.preempt.suspend.applies(op) {
-            return Some(Interrupt::Suspend);
-        }
-        pipeline::point_a(self.axes.preempt.pipeline, cx, op, may)
+        self.axes
+            .preempt
+            .suspend
+            .applies(op)
+            .then_some(Interrupt::Suspend)
     }
 
     fn stats(&self) -> SchemeStats {

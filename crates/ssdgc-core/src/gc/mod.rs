@@ -96,7 +96,9 @@ pub enum GcOp {
 
 impl GcOp {
     /// A GC operation, with page read `read`, program `program`, erase `erase` and command `cmd` of
-    /// `t`, with or without copyback for moves:
+    /// `t`, with or without copyback for moves (copyback with an ECC round trip,
+    /// `gc.copyback_ecc = "round-trip"`, is passed as no copyback: the page crosses the channel out
+    /// and back):
     ///
     /// | operation | before | transfers | after |
     /// |---|---|---|---|

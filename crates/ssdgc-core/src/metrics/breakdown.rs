@@ -60,6 +60,14 @@ pub struct Snapshot {
     other: SimTime,
 }
 
+impl Snapshot {
+    /// When it was taken (the transaction was queued).
+    #[inline]
+    pub fn at(&self) -> SimTime {
+        self.at
+    }
+}
+
 /// Response time split into the five parts, in nanoseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Breakdown {

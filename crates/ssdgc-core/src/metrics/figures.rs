@@ -96,8 +96,10 @@ counters! {
         pub merged_reads: u64,
         /// GC operations suspended for host requests.
         pub suspensions: u64,
-        /// GC page moves stopped between read and program (point A).
-        pub point_a: u64,
+        /// Host reads pipelined with a GC move's read.
+        pub pipelined_reads: u64,
+        /// Host writes pipelined with a GC move's program.
+        pub pipelined_writes: u64,
     }
 }
 
@@ -157,21 +159,21 @@ mod tests {
         let a = DriveWork {
             dies: 2,
             host_pages_written: 3,
-            point_a: 5,
+            pipelined_writes: 5,
             s2_time: 7,
             ..DriveWork::default()
         };
         let mut s = a;
         s += DriveWork {
             dies: 2,
-            point_a: 1,
+            pipelined_writes: 1,
             idle_jobs: 4,
             ..DriveWork::default()
         };
         let want = DriveWork {
             dies: 4,
             host_pages_written: 3,
-            point_a: 6,
+            pipelined_writes: 6,
             s2_time: 7,
             idle_jobs: 4,
             ..DriveWork::default()
@@ -180,7 +182,7 @@ mod tests {
         let parts = [a, want, DriveWork::default()];
         let total: DriveWork = parts.iter().copied().sum();
         assert_eq!(total.dies, 6);
-        assert_eq!(total.point_a, 11);
+        assert_eq!(total.pipelined_writes, 11);
         assert_eq!(total.s2_time, 14);
     }
 }

@@ -186,7 +186,7 @@ pub struct Schemes {
     /// `gc.merge`: preempting reads merged into GC moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merge: Option<Merge>,
-    /// `gc.pipeline`: pipelined moves and preemption point A.
+    /// `gc.pipeline`: host commands pipelined with GC.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pipeline: Option<Pipeline>,
     /// `gc.suspend` other than `"none"`: suspension of GC operations.
@@ -228,11 +228,17 @@ pub struct Merge {
     pub merged_reads: u64,
 }
 
-/// Pipelining and preemption point A (§III-A).
+/// Pipelining of host commands with GC through the cache register (§III-A, §III-C, Table IX).
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct Pipeline {
-    /// GC page moves stopped between their read and their program for a host write.
+    /// GC page moves stopped between their read and their program for a host write: always 0
+    /// since pipelining follows §III-C (no move is stopped; a write at point A is pipelined with
+    /// the move's program and counted in `host_writes`). Kept within `ssdgc-report/2`.
     pub point_a: u64,
+    /// Host reads whose transfer overlapped the next GC move's read (preemption point B).
+    pub host_reads: u64,
+    /// Host writes whose command and transfer overlapped a GC move's program (preemption point A).
+    pub host_writes: u64,
 }
 
 /// Suspension of GC operations (§IV).
@@ -452,7 +458,14 @@ impl DriveWork {
                     merged_reads: c.merged_reads,
                 },
             ),
-            pipeline: section(p.pipeline, Pipeline { point_a: c.point_a }),
+            pipeline: section(
+                p.pipeline,
+                Pipeline {
+                    point_a: 0,
+                    host_reads: c.pipelined_reads,
+                    host_writes: c.pipelined_writes,
+                },
+            ),
             suspend: section(
                 p.suspend != Suspend::None,
                 SuspendGc {

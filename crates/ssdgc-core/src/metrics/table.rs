@@ -24,7 +24,10 @@ impl Report {
             preempt.push(format!("{} reads merged", m.merged_reads));
         }
         if let Some(p) = &s.pipeline {
-            preempt.push(format!("{} moves stopped at point A", p.point_a));
+            preempt.push(format!(
+                "{} reads and {} writes pipelined with GC",
+                p.host_reads, p.host_writes
+            ));
         }
         if let Some(x) = &s.suspend {
             preempt.push(format!("{} suspensions", x.suspensions));

@@ -6,7 +6,7 @@
 //! |---|---|---|---|
 //! | `gc.preempt` | `none`, `ops` | a job runs held to its erase, or one operation at a time with host work admitted between operations (point B, §III-A) | this file |
 //! | `gc.merge` | on/off | a preempting read of a page the job still has to move is served from the move's register (§III-B) | [`merge`] |
-//! | `gc.pipeline` | on/off | back-to-back moves overlap through the cache register; point A for writes (§III-A, §III-C) | [`pipeline`] |
+//! | `gc.pipeline` | on/off | a host command is pipelined with a GC command of the same type through the cache register: a write at point A with the move's program, a read at point B with the next move's read (§III-A, §III-C) | [`pipeline`] |
 //! | `gc.suspend` | `none`, `erase`, `all` | a preempting request suspends the GC operation in progress (PGC+SE, F-PGC, §IV) | [`suspend`] |
 //!
 //! Which requests may preempt is the trigger's rule ([`crate::gc::when::Trigger::may_preempt`]):
@@ -37,7 +37,7 @@ pub struct Preemption {
     pub mode: PreemptMode,
     /// Merging of preempting reads into the job's moves.
     pub merge: bool,
-    /// Pipelining of moves, and preemption point A.
+    /// Pipelining of host commands with GC commands (§III-C).
     pub pipeline: bool,
     /// Suspension of operations in progress.
     pub suspend: Suspend,

@@ -196,9 +196,10 @@ pub trait GcScheme: Send {
     /// Decides the die's next action.
     fn next(&mut self, cx: &mut DieContext<'_>) -> Action;
 
-    /// True when back-to-back GC page moves on a die overlap through the cache register
-    /// (pipelining, preemptible-GC paper §III-C): a move that starts the instant the die's previous
-    /// move ended costs its read only where the read outlasts the program, `max(0, t_R − t_PROG)`.
+    /// True when host commands are pipelined with GC commands of the same type through the cache
+    /// register (preemptible-GC paper §III-C): a host write that starts as a GC move ends costs its
+    /// program alone, and a GC move that starts as a host read ends has its read shortened by the
+    /// host page's time in the register and on the channel (`drive/pipeline.rs`).
     fn pipelined(&self) -> bool {
         false
     }
@@ -228,9 +229,6 @@ pub trait GcScheme: Send {
 pub enum Interrupt {
     /// Suspend it now, at a cost of `timing.suspend` (F-PGC, preemptible-GC paper §IV).
     Suspend,
-    /// A page move stops after its read, before its program (preemption point A, §III-A); the
-    /// page waits in the register while host work runs. Moves already programming are not stopped.
-    AfterRead,
 }
 
 /// Counters a scheme keeps about its decisions (idle-time and preemptible GC).

@@ -33,10 +33,11 @@
 //!   page moves next, out of order, and the read takes its data from the move's page register with
 //!   no flash read of its own ([`Action::Merge`]); a host write to such a page cancels its move (the
 //!   mechanism skips invalid pages; `gc.cancelled_moves` counts them under every scheme);
-//! - `pgc-pipeline` (§III-C): consecutive page moves of a die overlap through the cache register:
-//!   a move that starts the instant the die's previous move ended costs
-//!   `2·t_cmd + max(t_R, t_PROG)` instead of `2·t_cmd + t_R + t_PROG` with copyback (without
-//!   copyback its read shrinks to `max(0, t_R − t_PROG)` the same way);
+//! - `pgc-pipeline` (§III-C, Fig. 6): host commands are pipelined with GC commands of the same
+//!   type through the cache register: a host write that starts as a GC move's program ends has
+//!   sent its command and data during that program and costs `t_PROG` alone; a GC move that starts
+//!   as a host read's transfer ends has read its page meanwhile (its `t_R` shrinks by the time the
+//!   host page spent in the register and on the channel);
 //! - `pgc`: merging and pipelining;
 //! - `pgc-se` (§IV, "PGC+SE"): `pgc`, and a request that may preempt suspends an *erase* in progress;
 //! - `fpgc` (§IV, F-PGC): `pgc`, and a request that may preempt suspends any GC operation in
@@ -50,10 +51,11 @@
 //! a request then waits at most `T_suspend` plus one page read or write of its own: Table V's
 //! F-PGC bound, against PGC's `T_er + max(U(e_r), U(e_w))`.
 //!
-//! Preemption point A (§III-A) comes with pipelining: a write that may preempt, arriving while a page
-//! move is still reading, stops the move after its read; the page waits in the register while host
-//! work runs, and the move's program (`cmd + t_PROG`) follows ([`crate::gc::scheme::Interrupt::AfterRead`]). Without
-//! pipelining a request waits for the move in progress (point B only).
+//! Preemption point A (§III-A) comes with pipelining: a host write queued while a page move runs
+//! sends its data into the cache register during the move's program and programs right after it
+//! (§III-C, the drive's pipelining mechanism); a host read served between moves overlaps its
+//! transfer with the next move's read. Without pipelining a request waits for the move in progress
+//! (point B only).
 //!
 //! A die runs at most one job at a time. The die's state (its worst plane's) is sampled at each of
 //! its scheduling decisions and its time is reported per state (`schemes.states.state_time_s`).
