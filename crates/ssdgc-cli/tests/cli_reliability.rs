@@ -271,6 +271,131 @@ fn a_one_page_block_drive_with_the_least_spare_runs_with_every_victim_policy() {
     assert_mentions(&e, &["impossible geometry", "needs 294 blocks", "has 293"]);
 }
 
+/// Settings for a small two-plane die of 8-page blocks with little spare, collecting on demand.
+const SMALL_TIGHT_DIE: &[&str] = &[
+    "--set",
+    "geometry.channels=1",
+    "--set",
+    "geometry.chips_per_channel=1",
+    "--set",
+    "geometry.dies_per_chip=1",
+    "--set",
+    "geometry.planes_per_die=2",
+    "--set",
+    "geometry.blocks_per_plane=48",
+    "--set",
+    "geometry.pages_per_block=8",
+    "--set",
+    "geometry.overprovision=0.16",
+    "--set",
+    "gc.threshold=0.059",
+    "--set",
+    "gc.copyback=false",
+    "--set",
+    "gc.when=\"on-demand\"",
+];
+
+#[test]
+fn instant_migration_collecting_one_victim_keeps_the_reserve_with_a_random_victim() {
+    // Oracle case seed 7000577: instant migration collected one victim per trigger even when the
+    // plane was down to its reserve, so random victims full of valid pages let the free blocks run
+    // out ("plane 0 has no free block for a write point"). Like the serial trigger, it now collects
+    // on while the plane is below its reserve.
+    for seed in ["1", "2", "3"] {
+        let tail = [
+            "--set",
+            "gc.migration=\"instant\"",
+            "--set",
+            "gc.collect=\"one\"",
+            "--set",
+            "gc.victim=\"random\"",
+            "--synthetic",
+            "count=3000",
+        ];
+        let head = [
+            "run",
+            "--json",
+            "--check",
+            "--seed",
+            seed,
+            "--precondition",
+            "steady",
+        ];
+        let v = json(&args(&args(&head, SMALL_TIGHT_DIE), &tail));
+        assert_eq!(u64_at(&v, &["requests", "total"]), 3000, "seed {seed}");
+    }
+}
+
+/// A die of four planes of 16-page blocks (oracle case seed 1002228 of the older generator).
+const FOUR_PLANE_DIE: &[&str] = &[
+    "--set",
+    "geometry.channels=1",
+    "--set",
+    "geometry.chips_per_channel=1",
+    "--set",
+    "geometry.dies_per_chip=1",
+    "--set",
+    "geometry.planes_per_die=4",
+    "--set",
+    "geometry.blocks_per_plane=52",
+    "--set",
+    "geometry.pages_per_block=16",
+    "--set",
+    "geometry.page_size=\"8KiB\"",
+    "--set",
+    "geometry.overprovision=0.25",
+    "--set",
+    "gc.threshold=0.097",
+];
+
+#[test]
+fn blind_parallel_gc_with_a_victim_blind_to_valid_pages_is_rejected() {
+    // B-PaGC with a random, FIFO or erase-weighted alpha victim collected forever (the progress
+    // watchdog ended the run; oracle case seeds 1002228 and 1001522): planes far above the
+    // threshold joined with full victims and alignment skips ate the triggering plane's gain.
+    for victim in ["random", "fifo", "alpha:0.1"] {
+        let planes = ["--set", "gc.planes=\"pagc-blind\"", "--victim", victim];
+        let e = user_error(&args(&args(&["run"], FOUR_PLANE_DIE), &planes));
+        assert_mentions(
+            &e,
+            &[
+                "gc.planes = \"pagc-blind\"",
+                &format!("gc.victim = \"{victim}\""),
+                "can collect forever",
+            ],
+        );
+    }
+    // The same drive runs with T-PaGC and those victims, and with B-PaGC and a valid-counting one.
+    for (planes, victim) in [
+        ("pagc-threshold", "random"),
+        ("pagc-threshold", "fifo"),
+        ("pagc-blind", "greedy"),
+        ("pagc-blind", "random+"),
+        ("pagc-blind", "alpha:1"),
+    ] {
+        let planes = format!("gc.planes=\"{planes}\"");
+        let tail = [
+            "--set",
+            &planes,
+            "--victim",
+            victim,
+            "--precondition",
+            "steady",
+            "--synthetic",
+            "count=2000",
+        ];
+        let v = json(&args(
+            &args(&["run", "--json", "--check"], FOUR_PLANE_DIE),
+            &tail,
+        ));
+        assert_eq!(
+            u64_at(&v, &["requests", "total"]),
+            2000,
+            "{planes} {victim}"
+        );
+    }
+}
+
 // ---- E: values out of range -----------------------------------------------------------------
 
 /// One MSR record with the given offset and size.
