@@ -349,34 +349,16 @@ const FOUR_PLANE_DIE: &[&str] = &[
 ];
 
 #[test]
-fn blind_parallel_gc_with_a_victim_blind_to_valid_pages_is_rejected() {
+fn blind_parallel_gc_with_victims_that_may_be_full_makes_progress() {
     // B-PaGC with a random, FIFO or erase-weighted alpha victim collected forever (the progress
-    // watchdog ended the run; oracle case seeds 1002228 and 1001522): planes far above the
-    // threshold joined with full victims and alignment skips ate the triggering plane's gain.
+    // watchdog ended the run; oracle case seed 1002228 of the older generator): planes far above
+    // the threshold joined with victims full of valid pages, and aligning the write points made
+    // the asking plane skip as many pages as they moved. A paired plane whose victim is full now
+    // stays out of the job.
     for victim in ["random", "fifo", "alpha:0.1"] {
-        let planes = ["--set", "gc.planes=\"pagc-blind\"", "--victim", victim];
-        let e = user_error(&args(&args(&["run"], FOUR_PLANE_DIE), &planes));
-        assert_mentions(
-            &e,
-            &[
-                "gc.planes = \"pagc-blind\"",
-                &format!("gc.victim = \"{victim}\""),
-                "can collect forever",
-            ],
-        );
-    }
-    // The same drive runs with T-PaGC and those victims, and with B-PaGC and a valid-counting one.
-    for (planes, victim) in [
-        ("pagc-threshold", "random"),
-        ("pagc-threshold", "fifo"),
-        ("pagc-blind", "greedy"),
-        ("pagc-blind", "random+"),
-        ("pagc-blind", "alpha:1"),
-    ] {
-        let planes = format!("gc.planes=\"{planes}\"");
         let tail = [
             "--set",
-            &planes,
+            "gc.planes=\"pagc-blind\"",
             "--victim",
             victim,
             "--precondition",
@@ -388,11 +370,7 @@ fn blind_parallel_gc_with_a_victim_blind_to_valid_pages_is_rejected() {
             &args(&["run", "--json", "--check"], FOUR_PLANE_DIE),
             &tail,
         ));
-        assert_eq!(
-            u64_at(&v, &["requests", "total"]),
-            2000,
-            "{planes} {victim}"
-        );
+        assert_eq!(u64_at(&v, &["requests", "total"]), 2000, "{victim}");
     }
 }
 
@@ -594,12 +572,15 @@ fn a_volume_without_records_names_the_volumes_present() {
 }
 
 #[test]
-fn gc_that_cannot_free_space_ends_with_no_progress_instead_of_running_forever() {
+fn parallel_gc_with_fifo_victims_near_the_least_spare_makes_progress() {
     // Parallel GC on 6-plane dies with FIFO victims and a 30% threshold near the minimum spare:
-    // alignment skips waste what the victims free, and the GC runs on with no write completing.
-    let e = user_error(&[
+    // paired planes joined with victims full of valid pages, alignment skips wasted what the asking
+    // plane's victims freed, and the GC ran on with no write completing until the progress watchdog
+    // ended the run. A paired plane with a full victim now stays out of the job.
+    let v = json(&[
         "run",
-        "-q",
+        "--json",
+        "--check",
         "--gc",
         "pagc-threshold",
         "--victim",
@@ -629,10 +610,7 @@ fn gc_that_cannot_free_space_ends_with_no_progress_instead_of_running_forever() 
         "--seed",
         "2360519570",
     ]);
-    assert_mentions(
-        &e,
-        &["no progress", "GC erased", "no host request completed"],
-    );
+    assert_eq!(u64_at(&v, &["requests", "total"]), 500);
 }
 
 #[test]

@@ -89,9 +89,6 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
         ],
     );
     set("gc.scheme", format!("\"{scheme}\""));
-    // B-PaGC collects every plane at each job (validation rejects victim policies that may choose
-    // full blocks with it).
-    let mut blind = scheme == "pagc-blind";
     // Axis overrides, drawn among the meaningful combinations.
     if rng.gen_bool(0.6) {
         let when = *pick(rng, &["on-demand", "idle", "states", "ncq"]);
@@ -120,7 +117,6 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             ],
         );
         set("gc.planes", format!("\"{plane_mode}\""));
-        blind = plane_mode == "pagc-blind";
         let instant =
             when == "on-demand" && !ops && !plane_mode.starts_with("pagc") && rng.gen_bool(0.2);
         set(
@@ -133,20 +129,21 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             format!("\"{}\"", if one { "one" } else { "restore" }),
         );
     }
-    let victims = [
-        "greedy",
-        "rga:4",
-        "random+",
-        "cost-benefit",
-        "cat",
-        "wear-aware",
-        "random",
-        "fifo",
-        "alpha:0.5",
-        "alpha:0.1",
-    ];
-    // The last four may choose a block full of valid pages: validation rejects them with B-PaGC.
-    let victim = *pick(rng, &victims[..victims.len() - if blind { 4 } else { 0 }]);
+    let victim = *pick(
+        rng,
+        &[
+            "greedy",
+            "rga:4",
+            "random",
+            "random+",
+            "fifo",
+            "cost-benefit",
+            "cat",
+            "wear-aware",
+            "alpha:0.5",
+            "alpha:0.1",
+        ],
+    );
     set("gc.victim", format!("\"{victim}\""));
     if rng.gen_bool(0.3) {
         set("ftl.hot_cold", "true".into());

@@ -54,20 +54,6 @@ impl Config {
                 axes.map(|a| a.planes.to_string()).unwrap_or_default()
             ));
         }
-        // B-PaGC makes every plane of the die collect at each job, and the moves of a job keep the
-        // planes' aligned write points at one offset: the triggering plane skips pages up to the
-        // fullest joined victim, so a job gains it `pages_per_block` minus the most valid pages
-        // any plane's victim holds. A plane far above the threshold keeps its spare space in free
-        // blocks, so a victim chosen without regard to valid pages (`random`, `fifo`, `alpha` below
-        // 1) is full there, the trigger gains nothing and restoring the threshold never ends.
-        if axes.is_some_and(|a| a.planes == crate::gc::planes::Planes::PagcBlind)
-            && self.gc.victim.may_take_full_blocks()
-        {
-            return bad(format!(
-                "gc.planes = \"pagc-blind\" with gc.victim = \"{}\" can collect forever: every plane collects at each job, that victim policy may choose a block full of valid pages, and aligning the write points then costs the triggering plane all it frees; choose a greedy-like policy (greedy, rga, random+, cost-benefit, cat, wear-aware, alpha:1) or gc.planes = \"pagc-threshold\"",
-                self.gc.victim
-            ));
-        }
         if !(0.0..0.95).contains(&g.overprovision) || g.overprovision.is_nan() {
             return bad(format!(
                 "geometry.overprovision = {} must be in [0, 0.95)",

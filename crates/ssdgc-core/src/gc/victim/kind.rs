@@ -479,18 +479,6 @@ impl<'de> serde::Deserialize<'de> for VictimKind {
 }
 
 impl VictimKind {
-    /// True for the policies that may choose a block full of valid pages while a candidate with
-    /// invalid pages exists: `random` and `fifo` ignore valid counts, `alpha:A` with `A < 1` lets a
-    /// few erases outweigh them. (The greedy family — `greedy`, `rga`, `random+`, `cost-benefit`,
-    /// `cat`, `wear-aware` — prefers invalid pages within the candidates it considers.)
-    pub fn may_take_full_blocks(self) -> bool {
-        match self {
-            VictimKind::Random | VictimKind::Fifo => true,
-            VictimKind::Alpha(a) => a < 1.0,
-            _ => false,
-        }
-    }
-
     /// `gc.victim` as a TOML value: a string or a table.
     pub fn from_toml(v: &toml::Value) -> Result<VictimKind, String> {
         match v {
