@@ -271,6 +271,109 @@ fn a_one_page_block_drive_with_the_least_spare_runs_with_every_victim_policy() {
     assert_mentions(&e, &["impossible geometry", "needs 294 blocks", "has 293"]);
 }
 
+/// Settings for a small two-plane die of 8-page blocks with little spare, collecting on demand.
+const SMALL_TIGHT_DIE: &[&str] = &[
+    "--set",
+    "geometry.channels=1",
+    "--set",
+    "geometry.chips_per_channel=1",
+    "--set",
+    "geometry.dies_per_chip=1",
+    "--set",
+    "geometry.planes_per_die=2",
+    "--set",
+    "geometry.blocks_per_plane=48",
+    "--set",
+    "geometry.pages_per_block=8",
+    "--set",
+    "geometry.overprovision=0.16",
+    "--set",
+    "gc.threshold=0.059",
+    "--set",
+    "gc.copyback=false",
+    "--set",
+    "gc.when=\"on-demand\"",
+];
+
+#[test]
+fn instant_migration_collecting_one_victim_keeps_the_reserve_with_a_random_victim() {
+    // Oracle case seed 7000577: instant migration collected one victim per trigger even when the
+    // plane was down to its reserve, so random victims full of valid pages let the free blocks run
+    // out ("plane 0 has no free block for a write point"). Like the serial trigger, it now collects
+    // on while the plane is below its reserve.
+    for seed in ["1", "2", "3"] {
+        let tail = [
+            "--set",
+            "gc.migration=\"instant\"",
+            "--set",
+            "gc.collect=\"one\"",
+            "--set",
+            "gc.victim=\"random\"",
+            "--synthetic",
+            "count=3000",
+        ];
+        let head = [
+            "run",
+            "--json",
+            "--check",
+            "--seed",
+            seed,
+            "--precondition",
+            "steady",
+        ];
+        let v = json(&args(&args(&head, SMALL_TIGHT_DIE), &tail));
+        assert_eq!(u64_at(&v, &["requests", "total"]), 3000, "seed {seed}");
+    }
+}
+
+/// A die of four planes of 16-page blocks (oracle case seed 1002228 of the older generator).
+const FOUR_PLANE_DIE: &[&str] = &[
+    "--set",
+    "geometry.channels=1",
+    "--set",
+    "geometry.chips_per_channel=1",
+    "--set",
+    "geometry.dies_per_chip=1",
+    "--set",
+    "geometry.planes_per_die=4",
+    "--set",
+    "geometry.blocks_per_plane=52",
+    "--set",
+    "geometry.pages_per_block=16",
+    "--set",
+    "geometry.page_size=\"8KiB\"",
+    "--set",
+    "geometry.overprovision=0.25",
+    "--set",
+    "gc.threshold=0.097",
+];
+
+#[test]
+fn blind_parallel_gc_with_victims_that_may_be_full_makes_progress() {
+    // B-PaGC with a random, FIFO or erase-weighted alpha victim collected forever (the progress
+    // watchdog ended the run; oracle case seed 1002228 of the older generator): planes far above
+    // the threshold joined with victims full of valid pages, and aligning the write points made
+    // the asking plane skip as many pages as they moved. A paired plane whose victim is full now
+    // stays out of the job.
+    for victim in ["random", "fifo", "alpha:0.1"] {
+        let tail = [
+            "--set",
+            "gc.planes=\"pagc-blind\"",
+            "--victim",
+            victim,
+            "--precondition",
+            "steady",
+            "--synthetic",
+            "count=2000",
+        ];
+        let v = json(&args(
+            &args(&["run", "--json", "--check"], FOUR_PLANE_DIE),
+            &tail,
+        ));
+        assert_eq!(u64_at(&v, &["requests", "total"]), 2000, "{victim}");
+    }
+}
+
 // ---- E: values out of range -----------------------------------------------------------------
 
 /// One MSR record with the given offset and size.
@@ -469,12 +572,15 @@ fn a_volume_without_records_names_the_volumes_present() {
 }
 
 #[test]
-fn gc_that_cannot_free_space_ends_with_no_progress_instead_of_running_forever() {
+fn parallel_gc_with_fifo_victims_near_the_least_spare_makes_progress() {
     // Parallel GC on 6-plane dies with FIFO victims and a 30% threshold near the minimum spare:
-    // alignment skips waste what the victims free, and the GC runs on with no write completing.
-    let e = user_error(&[
+    // paired planes joined with victims full of valid pages, alignment skips wasted what the asking
+    // plane's victims freed, and the GC ran on with no write completing until the progress watchdog
+    // ended the run. A paired plane with a full victim now stays out of the job.
+    let v = json(&[
         "run",
-        "-q",
+        "--json",
+        "--check",
         "--gc",
         "pagc-threshold",
         "--victim",
@@ -504,10 +610,7 @@ fn gc_that_cannot_free_space_ends_with_no_progress_instead_of_running_forever() 
         "--seed",
         "2360519570",
     ]);
-    assert_mentions(
-        &e,
-        &["no progress", "GC erased", "no host request completed"],
-    );
+    assert_eq!(u64_at(&v, &["requests", "total"]), 500);
 }
 
 #[test]

@@ -10,7 +10,8 @@
 //!
 //! A configuration the drawing makes impossible must be rejected by validation with a message
 //! (never a panic). `ORACLE_CASES` (default 240) and `ORACLE_SEED` (default 1) widen the search; a
-//! failing case prints its seed and settings so that it replays alone.
+//! failing case prints its seed and settings, and `ORACLE_CASE=i` replays case `i` of the sweep
+//! alone (case seed `ORACLE_SEED * 1000003 + i`).
 
 use std::collections::BTreeSet;
 
@@ -331,6 +332,10 @@ fn random_drives_schemes_and_workloads_lose_nothing() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1);
+    // `ORACLE_CASE=i` replays only case `i` of the sweep (its seed is `ORACLE_SEED * 1000003 + i`).
+    let only: Option<u64> = std::env::var("ORACLE_CASE")
+        .ok()
+        .and_then(|v| v.parse().ok());
     // (accepted, with GC) per case.
     let run_one = |i: u64| -> (bool, bool) {
         let case_seed = seed.wrapping_mul(1_000_003).wrapping_add(i);
@@ -343,6 +348,9 @@ fn random_drives_schemes_and_workloads_lose_nothing() {
             case.records.len(),
             case.sets.join(" --set ")
         );
+        if only.is_some() && std::env::var_os("ORACLE_VERBOSE").is_some() {
+            eprintln!("{what}");
+        }
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let Some((a, _, _)) = run(&case, case_seed) else {
                 return (false, false);
@@ -391,7 +399,7 @@ fn random_drives_schemes_and_workloads_lose_nothing() {
             .map(|t| {
                 s.spawn(move || {
                     (0..cases)
-                        .filter(|i| i % 2 == t)
+                        .filter(|i| i % 2 == t && only.is_none_or(|o| o == *i))
                         .map(run_one)
                         .fold((0, 0), |(a, c), (x, y)| (a + x as u64, c + y as u64))
                 })
@@ -403,6 +411,10 @@ fn random_drives_schemes_and_workloads_lose_nothing() {
             .fold((0, 0), |(a, c), (x, y)| (a + x, c + y))
     });
     eprintln!("oracle: {cases} cases, {accepted} accepted, {collected} of them collected garbage");
+    if only.is_some() {
+        // One replayed case: it passed; the sweep's proportions below do not apply.
+        return;
+    }
     // The oracle must exercise GC, not only drives that never fill.
     assert!(
         collected * 2 >= accepted,

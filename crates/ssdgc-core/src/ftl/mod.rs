@@ -271,6 +271,15 @@ impl Ftl {
         Some(b)
     }
 
+    /// Puts back a victim [`Ftl::choose_victim`] returned and nothing collected: it is a candidate
+    /// again, and not counted as a victim.
+    pub fn return_victim(&mut self, plane: u32, block: u32) {
+        let gb = plane * self.geometry().blocks_per_plane + block;
+        self.counters.victims -= 1;
+        self.counters.victim_valid_pages -= self.valid_pages(gb) as u64;
+        with_map!(mut self, f => f.return_victim(plane, block));
+    }
+
     /// Moves the valid page `src` (holding `lpn`) to the plane's GC write point. Returns the new page.
     #[inline]
     pub fn relocate(&mut self, src: Ppn, lpn: Lpn) -> Result<Ppn, FtlError> {

@@ -241,8 +241,18 @@ pub fn start_parallel_job(
             if !enough(ftl, p) {
                 continue;
             }
+            // A paired plane whose victim is full of valid pages frees nothing and would make the
+            // asking plane skip as many pages to keep the aligned write points at one offset (its
+            // gain per job is a block minus the fullest victim's valid pages): it stays out, its
+            // victim a candidate again. (B-PaGC with `random`, `fifo` or `alpha` victims otherwise
+            // collects forever on a plane whose spare space sits in free blocks.)
             if let Some(b) = ftl.choose_victim(p, rng) {
-                victims.push((p, b));
+                let ppb = ftl.geometry().pages_per_block;
+                if ftl.valid_pages(p * ftl.geometry().blocks_per_plane + b) >= ppb {
+                    ftl.return_victim(p, b);
+                } else {
+                    victims.push((p, b));
+                }
             }
         }
     }

@@ -385,6 +385,17 @@ impl FtlMechanism for PageFtl {
         Some(b)
     }
 
+    fn return_victim(&mut self, plane: u32, block: u32) {
+        let gb = (plane * self.geo.blocks_per_plane + block) as usize;
+        assert_eq!(
+            self.state[gb],
+            BlockState::Victim,
+            "returning a block that is not a victim"
+        );
+        self.state[gb] = BlockState::Full;
+        self.with_victim_index(plane, |index, view| index.on_full(block, view));
+    }
+
     #[inline]
     fn relocate_to(&mut self, src: Ppn, lpn: Lpn, stream: Stream) -> Result<Ppn, FtlError> {
         assert_eq!(

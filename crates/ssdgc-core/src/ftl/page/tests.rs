@@ -233,3 +233,25 @@ fn gc_moves_follow_the_hc_classification() {
     ftl.check().expect("consistent");
     assert!(moves[0] > 50 && moves[1] > 50, "moves cold/hot {moves:?}");
 }
+
+#[test]
+fn a_returned_victim_is_a_candidate_again() {
+    let mut ftl = one_plane(PoolOrder::Fifo, HotTo::Young, false);
+    // Fill two blocks: both become candidates, the first filled first.
+    for lpn in 0..8 {
+        ftl.host_write(lpn).expect("a write");
+    }
+    let mut rng = rng_for(1, 0);
+    assert_eq!(ftl.candidates(0), 2);
+    let b = ftl.choose_victim(0, &mut rng).expect("a candidate");
+    assert_eq!(ftl.block_state(b), BlockState::Victim);
+    assert_eq!(ftl.candidates(0), 1);
+    ftl.return_victim(0, b);
+    assert_eq!(ftl.block_state(b), BlockState::Full);
+    assert_eq!(ftl.candidates(0), 2);
+    ftl.check().expect("consistent");
+    // The index was told as when a block fills: the returned block comes after the other.
+    let next = ftl.choose_victim(0, &mut rng).expect("a candidate");
+    assert_ne!(next, b);
+    assert_eq!(ftl.choose_victim(0, &mut rng), Some(b));
+}
