@@ -18,7 +18,7 @@
 //! When not to use it: for sustained workloads with no idle time (it degenerates to the baseline),
 //! or to study GC that competes with host I/O while requests are queued.
 
-use super::{Collect, Trigger};
+use super::{collect_while_idle, Collect, Trigger};
 use crate::gc::compose::Axes;
 use crate::gc::scheme::{Action, DieContext, QueuedTxn, SchemeStats};
 
@@ -87,31 +87,16 @@ impl Trigger for Idle {
             }
             return Action::Host(0);
         }
-        if !cx.device_idle {
-            return Action::Idle;
+        let background = self.background;
+        let wanted = |cx: &DieContext<'_>, p: u32| {
+            cx.ftl().needs_gc(p) || cx.ftl().free_share(p) < background
+        };
+        let (action, started) =
+            collect_while_idle(cx, gc, &mut self.quiet[die], self.pages_per_block, wanted);
+        if started {
+            self.stats.idle_jobs += 1;
         }
-        if !cx.jobs().is_empty() {
-            return gc.run(0);
-        }
-        if self.quiet[die] {
-            return Action::Idle;
-        }
-        let mut planes: Vec<(u64, u32)> = cx
-            .planes()
-            .filter(|&p| cx.ftl().needs_gc(p) || cx.ftl().free_share(p) < self.background)
-            .map(|p| (cx.ftl().free_pages(p), p))
-            .collect();
-        planes.sort_unstable();
-        for (_, p) in planes {
-            if let Some(j) = gc.start(cx, p) {
-                self.stats.idle_jobs += 1;
-                if cx.jobs()[j].valid_at_pick >= self.pages_per_block {
-                    self.quiet[die] = true;
-                }
-                return gc.run(j);
-            }
-        }
-        Action::Idle
+        action
     }
 
     fn may_preempt(&self, _cx: &DieContext<'_>, _t: &QueuedTxn) -> bool {

@@ -69,3 +69,42 @@ pub trait Trigger: Send {
         SchemeStats::default()
     }
 }
+
+/// Idle-time collection, shared by the triggers that collect while the device is idle (`idle`,
+/// `ncq`): on a busy device nothing; else the job in progress goes on; else a job starts in the
+/// plane with the fewest free pages among those `wanted`. A victim that gains nothing (a whole
+/// block of valid pages at its pick) sets `quiet`, which ends idle collection until the trigger
+/// clears it (on the next host write), so idle collection always ends. Returns the action and
+/// whether it started a job.
+pub(super) fn collect_while_idle(
+    cx: &mut DieContext<'_>,
+    gc: &mut Axes,
+    quiet: &mut bool,
+    pages_per_block: u32,
+    wanted: impl Fn(&DieContext<'_>, u32) -> bool,
+) -> (Action, bool) {
+    if !cx.device_idle {
+        return (Action::Idle, false);
+    }
+    if !cx.jobs().is_empty() {
+        return (gc.run(0), false);
+    }
+    if *quiet {
+        return (Action::Idle, false);
+    }
+    let mut planes: Vec<(u64, u32)> = cx
+        .planes()
+        .filter(|&p| wanted(cx, p))
+        .map(|p| (cx.ftl().free_pages(p), p))
+        .collect();
+    planes.sort_unstable();
+    for (_, p) in planes {
+        if let Some(j) = gc.start(cx, p) {
+            if cx.jobs()[j].valid_at_pick >= pages_per_block {
+                *quiet = true;
+            }
+            return (gc.run(j), true);
+        }
+    }
+    (Action::Idle, false)
+}

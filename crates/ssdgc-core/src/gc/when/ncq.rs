@@ -21,7 +21,7 @@
 //! When not to use it: to model a drive without a command queue (SAS/NVMe queues behave alike, but
 //! a drive with a single outstanding command never sees a busy queue: use `on-demand` or `idle`).
 
-use super::Trigger;
+use super::{collect_while_idle, Trigger};
 use crate::gc::compose::Axes;
 use crate::gc::scheme::{Action, DieContext, QueuedTxn};
 
@@ -71,19 +71,18 @@ impl Ncq {
         let ftl = cx.ftl();
         ftl.free_blocks(plane) < self.floor || (!busy && ftl.needs_gc(plane))
     }
+}
 
-    /// True when `plane`'s best candidate has at least `min_gain` invalid pages (a scan of the
-    /// plane's full blocks, done only in idle time).
-    fn worth_collecting(&self, cx: &DieContext<'_>, plane: u32) -> bool {
-        let ftl = cx.ftl();
-        let geo = ftl.geometry();
-        let (bpp, ppb) = (geo.blocks_per_plane, geo.pages_per_block);
-        (0..bpp).any(|b| {
-            let gb = plane * bpp + b;
-            ftl.block_state(gb) == crate::ftl::BlockState::Full
-                && ppb - ftl.valid_pages(gb) >= self.min_gain
-        })
-    }
+/// True when `plane`'s best candidate has at least `min_gain` invalid pages (a scan of the
+/// plane's full blocks, done only in idle time).
+fn worth_collecting(cx: &DieContext<'_>, plane: u32, min_gain: u32) -> bool {
+    let ftl = cx.ftl();
+    let geo = ftl.geometry();
+    let (bpp, ppb) = (geo.blocks_per_plane, geo.pages_per_block);
+    (0..bpp).any(|b| {
+        let gb = plane * bpp + b;
+        ftl.block_state(gb) == crate::ftl::BlockState::Full && ppb - ftl.valid_pages(gb) >= min_gain
+    })
 }
 
 impl Trigger for Ncq {
@@ -112,33 +111,12 @@ impl Trigger for Ncq {
             }
             return Action::Host(0);
         }
-        if !cx.device_idle {
-            return Action::Idle;
-        }
-        if !cx.jobs().is_empty() {
-            return gc.run(0);
-        }
-        if self.quiet[die] {
-            return Action::Idle;
-        }
-        let mut planes: Vec<(u64, u32)> = cx
-            .planes()
-            .filter(|&p| cx.ftl().free_share(p) < self.enough || cx.ftl().needs_gc(p))
-            .filter(|&p| self.worth_collecting(cx, p))
-            .map(|p| (cx.ftl().free_pages(p), p))
-            .collect();
-        planes.sort_unstable();
-        for (_, p) in planes {
-            if let Some(j) = gc.start(cx, p) {
-                // The policy may pick another block than the best one; one that gains nothing
-                // ends idle collection until the next host write, so it always ends.
-                if cx.jobs()[j].valid_at_pick >= self.pages_per_block {
-                    self.quiet[die] = true;
-                }
-                return gc.run(j);
-            }
-        }
-        Action::Idle
+        let (enough, min_gain) = (self.enough, self.min_gain);
+        let wanted = |cx: &DieContext<'_>, p: u32| {
+            (cx.ftl().free_share(p) < enough || cx.ftl().needs_gc(p))
+                && worth_collecting(cx, p, min_gain)
+        };
+        collect_while_idle(cx, gc, &mut self.quiet[die], self.pages_per_block, wanted).0
     }
 
     fn may_preempt(&self, cx: &DieContext<'_>, t: &QueuedTxn) -> bool {
