@@ -11,6 +11,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ssdgc_core::ageing::Precondition;
 use ssdgc_core::host::{ReplayMode, Workload};
 use ssdgc_core::metrics::report::COMPARE_SCHEMA;
+use ssdgc_core::metrics::request_log::{CsvLog, SharedSink};
 use ssdgc_core::{Config, ConfigBuilder, Report, RunOptions, Simulator};
 use ssdgc_workload::synthetic::{SyntheticSpec, MAX_SPAN_NS};
 use ssdgc_workload::{BlkparseEvent, Format, TimeUnit, TraceOptions};
@@ -113,6 +114,10 @@ struct Common {
     /// Add latency per window of this many consecutive requests to the report.
     #[arg(long, value_name = "N")]
     series_window: Option<u64>,
+    /// Write every completed request to FILE as CSV (arrival, completion, op, offset, bytes,
+    /// response time and its breakdown; docs/report-schema.md "Per-request log").
+    #[arg(long, value_name = "FILE")]
+    latency_log: Option<PathBuf>,
     /// Print the effective configuration as TOML and exit.
     #[arg(long)]
     dump_config: bool,
@@ -413,7 +418,21 @@ fn simulate(
 ) -> Result<Report, UserError> {
     let opts = run_options(c, cfg)?;
     let wl = workload(c, cfg)?;
-    let sim = Simulator::new(cfg, wl, opts)?;
+    let mut sim = Simulator::new(cfg, wl, opts)?;
+    let log = match &c.latency_log {
+        Some(path) => {
+            let file = std::fs::File::create(path).map_err(|e| {
+                UserError(format!(
+                    "--latency-log {}: cannot create: {e}",
+                    path.display()
+                ))
+            })?;
+            let shared = SharedSink::new(CsvLog::new(std::io::BufWriter::new(file)));
+            sim.set_request_sink(Box::new(shared.clone()));
+            Some((path, shared))
+        }
+        None => None,
+    };
     let started = Instant::now();
     let mut shown = false;
     let mut progress = |p: ssdgc_core::sim::Progress| {
@@ -435,6 +454,17 @@ fn simulate(
     let report = sim.run_with_progress(&mut progress)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
+    }
+    if let Some((path, shared)) = log {
+        let log = shared
+            .into_inner()
+            .expect("the simulator has dropped its handle to the log");
+        log.finish().map_err(|e| {
+            UserError(format!(
+                "--latency-log {}: cannot write: {e}",
+                path.display()
+            ))
+        })?;
     }
     Ok(report)
 }
@@ -471,6 +501,11 @@ fn run(a: RunArgs) -> Result<(), UserError> {
 
 fn compare(a: CompareArgs) -> Result<(), UserError> {
     let c = &a.common;
+    if c.latency_log.is_some() && a.gc.len() > 1 {
+        return Err(UserError(
+            "--latency-log writes the log of one run: use it with run, or with compare of one scheme".into(),
+        ));
+    }
     let mut configs = Vec::new();
     for g in &a.gc {
         configs.push(build_config(c, Some(g))?);

@@ -3,6 +3,7 @@
 pub mod breakdown;
 pub mod figures;
 pub mod report;
+pub mod request_log;
 mod responses;
 mod series;
 mod table;
