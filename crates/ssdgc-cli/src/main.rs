@@ -118,6 +118,10 @@ struct Common {
     /// response time and its breakdown; docs/report-schema.md "Per-request log").
     #[arg(long, value_name = "FILE")]
     latency_log: Option<PathBuf>,
+    /// Write the distribution of response times to FILE as CSV: per class (all, read, write) one
+    /// line per histogram bucket with its value in µs and the share of requests at or below it.
+    #[arg(long, value_name = "FILE")]
+    cdf: Option<PathBuf>,
     /// Print the effective configuration as TOML and exit.
     #[arg(long)]
     dump_config: bool,
@@ -492,6 +496,9 @@ fn run(a: RunArgs) -> Result<(), UserError> {
     }
     let multi = indicatif::MultiProgress::new();
     let report = simulate(c, &cfg, &cfg.gc.scheme, progress_bar(c, &multi))?;
+    if let Some(path) = &c.cdf {
+        write_cdf(path, &[(report.scheme.as_str(), &report)], false)?;
+    }
     if c.json {
         print_out(&format!("{}\n", report.to_json()))
     } else {
@@ -534,6 +541,10 @@ fn compare(a: CompareArgs) -> Result<(), UserError> {
     for r in results {
         reports.push(r?);
     }
+    if let Some(path) = &c.cdf {
+        let runs: Vec<(&str, &Report)> = reports.iter().map(|r| (r.scheme.as_str(), r)).collect();
+        write_cdf(path, &runs, true)?;
+    }
     if c.json {
         #[derive(serde::Serialize)]
         struct Comparison<'a> {
@@ -550,6 +561,41 @@ fn compare(a: CompareArgs) -> Result<(), UserError> {
         ))
     } else {
         print_out(&compare_table(&reports))
+    }
+}
+
+/// Writes the CDFs of `runs` to `path` as CSV: `class,value_us,share`, with a leading `run`
+/// column (the run's label) when `labelled`.
+fn write_cdf(
+    path: &std::path::Path,
+    runs: &[(&str, &Report)],
+    labelled: bool,
+) -> Result<(), UserError> {
+    use ssdgc_core::metrics::LatencyClass;
+    let err = |e: std::io::Error| UserError(format!("--cdf {}: {e}", path.display()));
+    let file = std::fs::File::create(path).map_err(err)?;
+    let mut out = std::io::BufWriter::new(file);
+    let head = if labelled { "run," } else { "" };
+    writeln!(out, "{head}class,value_us,share").map_err(err)?;
+    for (label, r) in runs {
+        for class in LatencyClass::ALL {
+            for p in r.latency_cdf(class) {
+                if labelled {
+                    write!(out, "{},", csv_field(label)).map_err(err)?;
+                }
+                writeln!(out, "{},{},{}", class.name(), p.value_us, p.share).map_err(err)?;
+            }
+        }
+    }
+    out.flush().map_err(err)
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
     }
 }
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{json, scratch_dir, user_error, SMALL};
+use common::{json, ok, scratch_dir, user_error, SMALL};
 
 #[test]
 fn latency_log_has_one_line_per_request_agreeing_with_the_report() {
@@ -82,4 +82,71 @@ fn latency_log_does_not_change_the_report() {
         log.to_str().unwrap(),
     ]));
     assert_eq!(a, b);
+}
+
+#[test]
+fn cdf_file_holds_each_class_ending_at_its_maximum() {
+    let dir = scratch_dir("cdf");
+    let path = dir.join("cdf.csv");
+    let report = json(&[
+        "run",
+        "--json",
+        "-q",
+        "--synthetic",
+        SMALL,
+        "--cdf",
+        path.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("class,value_us,share"));
+    let rows: Vec<(String, f64, f64)> = lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            assert_eq!(f.len(), 3, "{l}");
+            (
+                f[0].to_string(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+            )
+        })
+        .collect();
+    for class in ["all", "read", "write"] {
+        let pts: Vec<&(String, f64, f64)> = rows.iter().filter(|r| r.0 == class).collect();
+        assert!(pts.len() > 10, "{class}: {} points", pts.len());
+        assert!(pts.windows(2).all(|w| w[0].1 < w[1].1 && w[0].2 < w[1].2));
+        let last = pts.last().unwrap();
+        assert_eq!(last.2, 1.0);
+        assert_eq!(
+            last.1,
+            common::f64_at(&report, &["latency_us", class, "max"])
+        );
+        let p99 = pts.iter().find(|p| p.2 >= 0.99).unwrap().1;
+        assert_eq!(p99, common::f64_at(&report, &["latency_us", class, "p99"]));
+    }
+}
+
+#[test]
+fn compare_cdf_labels_each_run() {
+    let dir = scratch_dir("cdf-compare");
+    let path = dir.join("cdf.csv");
+    ok(&[
+        "compare",
+        "-q",
+        "--gc",
+        "baseline,zero",
+        "--synthetic",
+        "count=500",
+        "--cdf",
+        path.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("run,class,value_us,share\n"));
+    for run in ["baseline", "zero"] {
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&format!("{run},write,"))),
+            "{run} missing"
+        );
+    }
 }

@@ -108,3 +108,48 @@ fn the_csv_log_has_a_line_per_request() {
         assert_eq!(l.split(',').count(), cols, "{l}");
     }
 }
+
+/// The latency CDF of a report agrees with its summary and with the per-request log.
+#[test]
+fn the_latency_cdf_agrees_with_the_summary_and_the_log() {
+    use ssdgc_core::metrics::LatencyClass;
+    let cfg = Config::default();
+    let (report, recs) = logged(&cfg, 4_000);
+    for class in LatencyClass::ALL {
+        let cdf = report.latency_cdf(class);
+        let summary = match class {
+            LatencyClass::All => &report.latency_us.all,
+            LatencyClass::Read => &report.latency_us.read,
+            LatencyClass::Write => &report.latency_us.write,
+        };
+        assert!(!cdf.is_empty(), "{class:?}");
+        assert_eq!(cdf.last().unwrap().share, 1.0);
+        assert_eq!(cdf.last().unwrap().value_us, summary.max);
+        let at = |q: f64| cdf.iter().find(|p| p.share >= q).unwrap().value_us;
+        assert_eq!(at(0.5), summary.p50, "{class:?}");
+        assert_eq!(at(0.99), summary.p99, "{class:?}");
+        // Against the exact responses: the share at each point counts the requests at or below
+        // it, within the histogram's bucket (0.1 %).
+        let mut exact: Vec<f64> = recs
+            .iter()
+            .filter(|r| match class {
+                LatencyClass::All => true,
+                LatencyClass::Read => r.op == Op::Read,
+                LatencyClass::Write => r.op == Op::Write,
+            })
+            .map(|r| r.response() as f64 / 1e3)
+            .collect();
+        exact.sort_by(f64::total_cmp);
+        for p in cdf.iter().step_by(7) {
+            let below = exact.partition_point(|&v| v <= p.value_us * (1.0 + 1e-3));
+            let strictly = exact.partition_point(|&v| v < p.value_us * (1.0 - 1e-3));
+            let n = exact.len() as f64;
+            assert!(
+                strictly as f64 / n <= p.share && p.share <= below as f64 / n,
+                "{class:?} {p:?}: exact share in [{}, {}]",
+                strictly as f64 / n,
+                below as f64 / n
+            );
+        }
+    }
+}

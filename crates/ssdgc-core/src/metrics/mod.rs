@@ -1,6 +1,7 @@
 //! Measurements: latency distributions and the run report.
 
 pub mod breakdown;
+pub mod cdf;
 pub mod figures;
 pub mod report;
 pub mod request_log;
@@ -8,6 +9,7 @@ mod responses;
 mod series;
 mod table;
 
+pub use cdf::{CdfPoint, LatencyCdfs, LatencyClass};
 pub use responses::{Responses, MARGINAL_RESPONSE};
 pub use series::{Series, SeriesPoint};
 
