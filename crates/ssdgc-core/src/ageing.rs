@@ -14,6 +14,14 @@
 //! (pages written and moved, blocks erased, victims) are reset afterwards, so the report's flash and
 //! GC statistics cover the measured run only; erase counts per block are physical wear and keep the
 //! preconditioning's erases.
+//!
+//! [`state`] keeps an aged drive as a value ([`state::AgedState`]) with the inputs it was aged
+//! under ([`state::AgeingKey`]): runs whose inputs are equal age once and share it, and a file
+//! keeps it across runs.
+
+pub mod state;
+
+pub use state::{AgedState, AgeingKey};
 
 use rand::Rng;
 

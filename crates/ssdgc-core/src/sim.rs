@@ -9,7 +9,7 @@
 //! Nothing here reads the wall clock except to report the run's own duration; the simulator owns
 //! all of its state, so several can run in one process at once.
 
-use crate::ageing::Precondition;
+use crate::ageing::{AgedState, AgeingKey, Precondition};
 use crate::config::Config;
 use crate::drive::{Drive, Finished};
 use crate::engine::{Event, EventQueue};
@@ -236,6 +236,70 @@ impl Simulator {
             }
         }
         Ok(())
+    }
+
+    /// The inputs the drives' ageing depends on: runs with equal keys age to the same state
+    /// ([`AgeingKey`]).
+    pub fn ageing_key(&self) -> Result<AgeingKey, SimError> {
+        AgeingKey::new(&self.cfg, self.opts.precondition, self.opts.seed).map_err(SimError::Config)
+    }
+
+    /// The drives' state after preconditioning ([`Simulator::precondition`] must have run, and
+    /// the run not started), to be installed in other simulators with the same
+    /// [`Simulator::ageing_key`] instead of ageing them again.
+    pub fn aged_state(&self) -> Result<AgedState, SimError> {
+        if self.precondition_wall.is_none() || self.events.processed() > 0 {
+            return Err(SimError::Config(
+                "the aged state exists between preconditioning and the run".into(),
+            ));
+        }
+        let drives = self
+            .drives
+            .iter()
+            .map(|d| d.ftl().snapshot())
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| SimError::Config(format!("the aged drive cannot be kept: {e}")))?;
+        Ok(AgedState {
+            key: self.ageing_key()?,
+            drives,
+        })
+    }
+
+    /// Installs an aged state (from [`Simulator::aged_state`] or a file) in place of
+    /// preconditioning; the report is then the one this simulator would have produced ageing its
+    /// drives itself. An error when the state was aged under another key, or is not a valid state
+    /// of these drives.
+    pub fn restore_aged(&mut self, state: &AgedState) -> Result<(), SimError> {
+        let key = self.ageing_key()?;
+        if let Some(why) = state.key.mismatch(&key) {
+            return Err(SimError::Config(format!(
+                "the aged state does not fit this run: {why}"
+            )));
+        }
+        if state.drives.len() != self.drives.len() {
+            return Err(SimError::Config(format!(
+                "the aged state holds {} drives, the run has {}",
+                state.drives.len(),
+                self.drives.len()
+            )));
+        }
+        let started = std::time::Instant::now();
+        for (d, s) in self.drives.iter_mut().zip(&state.drives) {
+            d.restore_ftl(&self.cfg, s)?;
+        }
+        self.precondition_wall = Some(started.elapsed().as_secs_f64());
+        if self.opts.check {
+            for d in &self.drives {
+                d.check(0)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The configuration of one drive as the scheme sees it ([`scheme::drive_for`]): what an aged
+    /// state is read against ([`AgedState::read_from`]).
+    pub fn drive_config(&self) -> &Config {
+        &self.cfg
     }
 
     /// Runs to the end of the workload and returns the report.

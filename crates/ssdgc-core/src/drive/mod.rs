@@ -41,7 +41,7 @@ use crate::ageing::{self as precondition, Precondition};
 use crate::config::Config;
 use crate::engine::{Event, EventQueue};
 use crate::flash::{Geometry, Resources, Timing};
-use crate::ftl::{Ftl, FtlError};
+use crate::ftl::{Ftl, FtlError, FtlSnapshot};
 use crate::gc::compose::Composed;
 use crate::gc::scheme::{self, Command, DriveView, GcScheme, QueuedTxn, SchemeStats};
 use crate::gc::{self, GcJob, GcOp};
@@ -306,6 +306,14 @@ impl Drive {
     ) -> Result<(), SimError> {
         let mut rng = rng_for(seed, drive_stream(self.id as u32, streams::PRECONDITION));
         precondition::run(&mut self.ftl, mode, &mut rng, progress)?;
+        Ok(())
+    }
+
+    /// Replaces the drive's FTL, before the run, with one in the state of `snap` (an aged drive of
+    /// the same configuration `cfg`, [`crate::ageing::AgedState`]).
+    pub fn restore_ftl(&mut self, cfg: &Config, snap: &FtlSnapshot) -> Result<(), SimError> {
+        let params = cfg.ftl_params().map_err(SimError::Config)?;
+        self.ftl = Ftl::restore(&params, &self.geo, snap).map_err(SimError::Config)?;
         Ok(())
     }
 

@@ -44,6 +44,13 @@ pub trait CandidateIndex: Send {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// The candidates, in an order in which [`CandidateIndex::on_full`] on a fresh index of the
+    /// same policy, given the plane's view as it stands, rebuilds an index that picks exactly as
+    /// this one does from then on (the FTL's snapshots of an aged drive rely on it). `None` when
+    /// the policy cannot say so, which makes the FTL's state impossible to snapshot.
+    fn rebuild_order(&self) -> Option<Vec<u32>> {
+        None
+    }
 }
 
 /// Builds the candidate index of each plane, and names the policy it implements (for reports).

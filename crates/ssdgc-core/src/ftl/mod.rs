@@ -334,3 +334,36 @@ impl Ftl {
         self.counters.blocks_erased += 1;
     }
 }
+
+/// An FTL's state as plain data: what preconditioning leaves behind, to be installed in other
+/// drives of the same parameters ([`Ftl::snapshot`], [`Ftl::restore`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FtlSnapshot {
+    /// The page-mapped FTL's ([`page::PageSnapshot`]).
+    Page(page::PageSnapshot),
+}
+
+/// Snapshots (the ageing layer shares an aged drive between runs with them).
+impl Ftl {
+    /// The FTL's state, or why it cannot be taken (a GC job in progress, buffered pages, a
+    /// mapping scheme or victim policy that cannot be snapshot). Work counters are not included.
+    #[allow(unreachable_patterns)]
+    pub fn snapshot(&self) -> Result<FtlSnapshot, String> {
+        match &self.map {
+            Mapping::Page(f) => f.snapshot().map(FtlSnapshot::Page),
+            _ => Err("this mapping scheme cannot be snapshot".into()),
+        }
+    }
+
+    /// An FTL of `params` and `geo` in the state of `snap` (taken from an FTL of the same
+    /// parameters), its work counters at zero; the first reason the snapshot does not describe a
+    /// valid state of such an FTL otherwise.
+    pub fn restore(params: &FtlParams, geo: &Geometry, snap: &FtlSnapshot) -> Result<Ftl, String> {
+        match snap {
+            FtlSnapshot::Page(s) => Ok(Ftl {
+                map: Mapping::Page(PageFtl::restore(params, geo, s)?),
+                counters: FtlCounters::default(),
+            }),
+        }
+    }
+}

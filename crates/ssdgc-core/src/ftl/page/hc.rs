@@ -68,6 +68,49 @@ impl HcTable {
         u128::from(self.hc[lpn as usize]) * u128::from(self.count) > self.sum
     }
 
+    /// Every logical page's HC value (empty when the classification is off).
+    pub fn values(&self) -> &[u64] {
+        &self.hc
+    }
+
+    /// The table of a snapshot: HC values `values` (empty: off) after `clock` updates, over the
+    /// mapping `l2p` (a page never written has HC 0; the sum and count are those of the mapped
+    /// pages). Checked: the clock at most 2^32 updates and no value above what `clock` updates
+    /// can add up to.
+    pub fn restore(values: &[u64], clock: u64, l2p: &[u32]) -> Result<HcTable, String> {
+        if values.is_empty() {
+            return Ok(HcTable::default());
+        }
+        if clock > 1 << 32 {
+            return Err(format!("the HC clock {clock} is out of range"));
+        }
+        let most = clock * (clock + 1) / 2;
+        let mut t = HcTable {
+            hc: values.to_vec(),
+            clock,
+            sum: 0,
+            count: 0,
+        };
+        for (lpn, (&v, &ppn)) in values.iter().zip(l2p).enumerate() {
+            if v > most {
+                return Err(format!(
+                    "logical page {lpn} has HC value {v}, beyond {most}"
+                ));
+            }
+            if ppn == crate::units::NO_PAGE {
+                if v != 0 {
+                    return Err(format!(
+                        "logical page {lpn} was never written but has HC {v}"
+                    ));
+                }
+                continue;
+            }
+            t.sum += u128::from(v);
+            t.count += 1;
+        }
+        Ok(t)
+    }
+
     /// HC value of `lpn`.
     pub fn value(&self, lpn: u32) -> u64 {
         self.hc[lpn as usize]

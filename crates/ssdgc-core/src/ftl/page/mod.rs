@@ -15,8 +15,10 @@
 
 mod check;
 mod hc;
+mod snapshot;
 
 pub use hc::HcTable;
+pub use snapshot::{PageSnapshot, PlaneSnapshot};
 
 use std::collections::VecDeque;
 

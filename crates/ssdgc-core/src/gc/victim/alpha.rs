@@ -174,4 +174,13 @@ impl VictimPolicy for Alpha {
     fn len(&self) -> usize {
         self.heap.len()
     }
+
+    /// Oldest stamp first: re-added in that order the candidates get new stamps in the same
+    /// relative order, and their keys (the view's valid and erase counts) are unchanged, so the
+    /// strict order `(key, newest stamp first)` that decides every pick is the same.
+    fn rebuild_order(&self) -> Option<Vec<u32>> {
+        let mut v = self.heap.clone();
+        v.sort_by_key(|&b| self.stamp[b as usize]);
+        Some(v)
+    }
 }

@@ -46,4 +46,9 @@ impl VictimPolicy for Fifo {
     fn len(&self) -> usize {
         self.queue.len()
     }
+
+    /// Queue order.
+    fn rebuild_order(&self) -> Option<Vec<u32>> {
+        Some(self.queue.iter().copied().collect())
+    }
 }

@@ -142,4 +142,21 @@ impl VictimPolicy for Greedy {
     fn len(&self) -> usize {
         self.len
     }
+
+    /// Each bucket from its tail to its head: `on_full` pushes at the head, so the buckets (one per
+    /// valid count, which the view gives) come back in the same LIFO order.
+    fn rebuild_order(&self) -> Option<Vec<u32>> {
+        let mut order = Vec::with_capacity(self.len);
+        let mut bucket = Vec::new();
+        for &head in &self.head {
+            bucket.clear();
+            let mut b = head;
+            while b != NIL && bucket.len() < self.next.len() {
+                bucket.push(b);
+                b = self.next[b as usize];
+            }
+            order.extend(bucket.iter().rev());
+        }
+        Some(order)
+    }
 }

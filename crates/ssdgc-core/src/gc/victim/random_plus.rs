@@ -71,4 +71,11 @@ impl VictimPolicy for RandomPlus {
     fn len(&self) -> usize {
         self.full.len() + self.partial.len()
     }
+
+    /// Each set's slot order (a block goes back to the set its valid count says).
+    fn rebuild_order(&self) -> Option<Vec<u32>> {
+        let mut v = self.full.as_slice().to_vec();
+        v.extend_from_slice(self.partial.as_slice());
+        Some(v)
+    }
 }

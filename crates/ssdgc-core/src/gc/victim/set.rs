@@ -31,6 +31,11 @@ macro_rules! candidates_in_set {
         fn len(&self) -> usize {
             self.set.len()
         }
+
+        /// The set's slot order: re-inserting in it rebuilds the same slots.
+        fn rebuild_order(&self) -> Option<Vec<u32>> {
+            Some(self.set.as_slice().to_vec())
+        }
     };
 }
 pub(crate) use candidates_in_set;

@@ -156,6 +156,83 @@ pub(super) fn drive(
     picks
 }
 
+/// Drives `kind` through `ops[..split]`, rebuilds a second index from the first's
+/// [`super::VictimPolicy::rebuild_order`] (what an FTL snapshot does), then drives both through
+/// the rest with identical RNG streams: every pick must agree.
+fn drive_rebuilt(kind: VictimKind, blocks: u32, ppb: u32, ops: &[Op], split: usize, seed: u64) {
+    let mut plane = RefPlane::new(blocks, ppb);
+    let mut first = kind.build(blocks, ppb);
+    let mut rng: SimRng = rng_for(seed, 7);
+    let mut second: Option<(Box<dyn super::VictimPolicy>, SimRng)> = None;
+    for (i, op) in ops.iter().enumerate() {
+        if i == split.min(ops.len()) {
+            let order = first.rebuild_order().expect("every policy can be rebuilt");
+            assert_eq!(
+                order.len(),
+                first.len(),
+                "{kind}: order lists every candidate"
+            );
+            let mut fresh = kind.build(blocks, ppb);
+            for &b in &order {
+                fresh.on_full(b, &plane.view());
+            }
+            second = Some((fresh, rng.clone()));
+        }
+        match *op {
+            Op::Full { which, valid, wear } => {
+                let free: Vec<u32> = (0..blocks)
+                    .filter(|b| !plane.candidates.contains(b))
+                    .collect();
+                if free.is_empty() {
+                    continue;
+                }
+                let b = free[which as usize % free.len()];
+                plane.valid[b as usize] = (valid % (ppb + 1)) as u16;
+                plane.erase_count[b as usize] += wear;
+                plane.last_modified[b as usize] = plane.now;
+                plane.candidates.insert(b);
+                first.on_full(b, &plane.view());
+                if let Some((p, _)) = second.as_mut() {
+                    p.on_full(b, &plane.view());
+                }
+            }
+            Op::Invalidate { which } => {
+                let eligible: Vec<u32> = plane
+                    .candidates
+                    .iter()
+                    .copied()
+                    .filter(|&b| plane.valid[b as usize] > 0)
+                    .collect();
+                if eligible.is_empty() {
+                    continue;
+                }
+                let b = eligible[which as usize % eligible.len()];
+                let old = plane.valid[b as usize];
+                plane.valid[b as usize] = old - 1;
+                plane.last_modified[b as usize] = plane.now;
+                first.on_invalidate(b, old, &plane.view());
+                if let Some((p, _)) = second.as_mut() {
+                    p.on_invalidate(b, old, &plane.view());
+                }
+            }
+            Op::Tick(dt) => plane.now += dt,
+            Op::Pick => {
+                let got = first.pick(&plane.view(), &mut rng);
+                if let Some((p, r)) = second.as_mut() {
+                    let again = p.pick(&plane.view(), r);
+                    assert_eq!(got, again, "{kind}: the rebuilt index picks differently");
+                }
+                if let Some(b) = got {
+                    plane.candidates.remove(&b);
+                    plane.valid[b as usize] = 0;
+                    plane.erase_count[b as usize] += 1;
+                    plane.last_modified[b as usize] = plane.now;
+                }
+            }
+        }
+    }
+}
+
 fn check_pick(kind: VictimKind, plane: &mut RefPlane, got: Option<u32>) {
     let ppb = plane.ppb;
     let cands: Vec<u32> = plane.candidates.iter().copied().collect();
@@ -295,6 +372,19 @@ proptest! {
         let greedy = drive(VictimKind::Greedy, blocks, ppb, &ops, seed);
         let alpha = drive(VictimKind::Alpha(1.0), blocks, ppb, &ops, seed);
         prop_assert_eq!(greedy, alpha);
+    }
+
+    #[test]
+    fn a_rebuilt_index_picks_as_the_original(
+        blocks in 1u32..20,
+        ppb in 1u32..10,
+        ops in prop::collection::vec(op_strategy(), 0..400),
+        split in 0usize..400,
+        seed in any::<u64>(),
+    ) {
+        for kind in all_kinds() {
+            drive_rebuilt(kind, blocks, ppb, &ops, split, seed);
+        }
     }
 
     #[test]
