@@ -113,6 +113,9 @@ pub struct Simulator {
     opts: RunOptions,
     /// Wall time of preconditioning; `None` until it has run.
     precondition_wall: Option<f64>,
+    /// With a series by time: the interval whose free-block minimum is being watched, and the
+    /// fewest free blocks of any plane when it began.
+    free_watch: Option<(u64, u32)>,
 }
 
 impl Simulator {
@@ -162,6 +165,7 @@ impl Simulator {
             now: 0,
             opts,
             precondition_wall: None,
+            free_watch: None,
         })
     }
 
@@ -332,6 +336,14 @@ impl Simulator {
             events,
             ..
         } = self;
+        if self.opts.series_interval.is_some() {
+            let start = drives
+                .iter_mut()
+                .map(|d| d.take_free_blocks().1)
+                .min()
+                .unwrap_or(0);
+            self.free_watch = Some((0, start));
+        }
         front.start(&mut Io {
             drives,
             events,
@@ -351,6 +363,11 @@ impl Simulator {
                 break;
             };
             debug_assert!(t >= self.now, "time went backwards");
+            if let Some((interval, _)) = self.free_watch {
+                if t / self.opts.series_interval.unwrap_or(1) != interval {
+                    self.watch_free_blocks(t);
+                }
+            }
             self.now = t;
             self.dispatch(t, ev)?;
             if let Some(e) = self.front.take_error() {
@@ -388,6 +405,9 @@ impl Simulator {
         }
         if self.opts.check {
             self.check()?;
+        }
+        if self.free_watch.is_some() {
+            self.watch_free_blocks(self.now.saturating_add(1));
         }
         progress(Progress {
             preconditioning: false,
@@ -483,6 +503,27 @@ impl Simulator {
             wall_s,
             events: self.events.processed(),
         }
+    }
+
+    /// The series' interval of free-block watching ends before time `t` (which lies in a later
+    /// interval, or ends the run): its fewest free blocks go to the series, and watching goes on
+    /// in `t`'s interval.
+    #[cold]
+    fn watch_free_blocks(&mut self, t: SimTime) {
+        let (Some((interval, start)), Some(width)) = (self.free_watch, self.opts.series_interval)
+        else {
+            return;
+        };
+        let (mut low, mut now) = (start, u32::MAX);
+        for d in &mut self.drives {
+            let (l, n) = d.take_free_blocks();
+            low = low.min(l);
+            now = now.min(n);
+        }
+        if let Some(s) = self.front.stats.by_time.as_mut() {
+            s.add_free(interval.saturating_mul(width), low, now);
+        }
+        self.free_watch = Some((t / width, now));
     }
 
     /// Hands event `ev` at time `t` to its owner.

@@ -317,6 +317,13 @@ impl Drive {
         Ok(())
     }
 
+    /// The fewest free blocks of any plane since the last call, and now (for the latency series;
+    /// [`Ftl::take_free_low_water`], [`Ftl::min_free_blocks`]).
+    pub fn take_free_blocks(&mut self) -> (u32, u32) {
+        let now = self.ftl.min_free_blocks();
+        (self.ftl.take_free_low_water().min(now), now)
+    }
+
     /// True when logical page `lpn` has data on flash (or in the FTL's DRAM buffer).
     #[inline]
     pub fn is_mapped(&self, lpn: Lpn) -> bool {

@@ -323,6 +323,20 @@ impl Ftl {
         Ok(ppn)
     }
 
+    /// The fewest free blocks any plane's pool held right after a take since the last call
+    /// (`u32::MAX`: none, or not kept by the mapping scheme); [`FtlMechanism::take_free_low_water`].
+    pub fn take_free_low_water(&mut self) -> u32 {
+        with_map!(mut self, f => f.take_free_low_water())
+    }
+
+    /// The fewest free blocks of any plane now.
+    pub fn min_free_blocks(&self) -> u32 {
+        (0..self.geometry().planes)
+            .map(|p| self.free_blocks(p))
+            .min()
+            .unwrap_or(0)
+    }
+
     /// Starts erasing a victim that holds no valid page.
     pub fn begin_erase(&mut self, plane: u32, block: u32) {
         with_map!(mut self, f => f.begin_erase(plane, block))

@@ -78,6 +78,13 @@ pub trait FtlMechanism: FtlView {
     /// Writes host data for `lpn`: invalidates the old copy, programs a page at the host write point
     /// of its plane and maps it. Returns the new page.
     fn host_write(&mut self, lpn: Lpn) -> Result<Ppn, FtlError>;
+    /// The fewest free blocks a plane's pool held right after one of its write points took a block,
+    /// over every plane, since the last call (which starts a new period); `u32::MAX` when no block
+    /// was taken, or when the scheme does not keep the figure. For the latency series' free-block
+    /// minimum per interval.
+    fn take_free_low_water(&mut self) -> u32 {
+        u32::MAX
+    }
     /// Chooses a victim in `plane` (the candidate index decides) and marks it. Returns the
     /// plane-local block, or `None` when the plane has no candidate.
     fn choose_victim(&mut self, plane: u32, rng: &mut SimRng) -> Option<u32>;

@@ -583,9 +583,11 @@ impl FrontEnd {
         self.stats.requests.record(lat, write, &bd);
         if let Some(s) = self.stats.by_time.as_mut() {
             s.add(arrival, lat);
+            s.add_bytes(io.now, write, r.bytes);
         }
         if let Some(s) = self.stats.by_request.as_mut() {
             s.add(index, lat);
+            s.add_bytes(index, write, r.bytes);
         }
         self.free_reqs.push(id);
         self.in_device -= 1;

@@ -7,6 +7,7 @@ pub mod report;
 pub mod request_log;
 mod responses;
 mod series;
+pub mod series_sketch;
 mod table;
 
 pub use cdf::{CdfPoint, LatencyCdfs, LatencyClass};

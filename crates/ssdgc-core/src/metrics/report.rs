@@ -587,7 +587,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
                 .map(|x| x.width())
                 .or(i.series_interval)
                 .map(|t| t as f64 / 1e9),
-            by_time: i.by_time.map(|x| x.points(1e-9)),
+            by_time: i.by_time.map(|x| x.points(1e9)),
             window: i.by_request.map(|x| x.width()).or(i.series_window),
             by_request: i.by_request.map(|x| x.points(1.0)),
         }),

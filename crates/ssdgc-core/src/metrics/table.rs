@@ -147,6 +147,9 @@ impl Report {
             "sim: {:.3} s simulated, {:.3} s wall, {} events\n",
             self.sim.simulated_s, self.sim.wall_s, self.sim.events
         ));
+        if let Some(series) = &self.series {
+            out.push_str(&series.to_table());
+        }
         if let Some(drives) = &self.drives {
             out.push_str(&format!(
                 "\nper drive: {:<5} {:>8} {:>10} {:>10} {:>10} {:>7} {:>6} {:>9} {:>6}\n",

@@ -75,6 +75,9 @@ pub struct PageFtl {
     victim_kind: std::sync::Arc<dyn CandidateIndexKind>,
     /// HC values of the logical pages (empty when GC does not separate hot and cold pages).
     hc: HcTable,
+    /// The fewest free blocks a pool held after a take since the last
+    /// `take_free_low_water` (`u32::MAX`: none).
+    free_low: u32,
 }
 
 impl PageFtl {
@@ -110,6 +113,7 @@ impl PageFtl {
             streams: params.streams,
             victim_kind: params.candidates.clone(),
             hc: HcTable::new(params.hot_cold, geo.logical_pages),
+            free_low: u32::MAX,
         }
     }
 
@@ -195,6 +199,7 @@ impl PageFtl {
                 .free
                 .take(self.streams.take(stream))
                 .ok_or(FtlError::OutOfBlocks { plane })?;
+            self.free_low = self.free_low.min(ps.free.len() as u32);
             let gb = (plane * bpp + b) as usize;
             debug_assert_eq!(self.state[gb], BlockState::Free);
             self.state[gb] = BlockState::Open;
@@ -357,6 +362,10 @@ impl FtlView for PageFtl {
 }
 
 impl FtlMechanism for PageFtl {
+    fn take_free_low_water(&mut self) -> u32 {
+        std::mem::replace(&mut self.free_low, u32::MAX)
+    }
+
     #[inline(always)]
     fn host_write(&mut self, lpn: Lpn) -> Result<Ppn, FtlError> {
         let plane = self.plane_of(lpn);
