@@ -59,6 +59,8 @@ fuzz_target!(|data: &[u8]| {
             } else {
                 ssdgc_workload::MAX_ARRIVAL_NS
             },
+            // Every volume kept and counted now and then (`ssdgc trace info`).
+            all_volumes: sel & 0x80 == 0x80,
         };
         let input = Box::new(std::io::Cursor::new(bytes.to_vec()));
         let Ok(mut reader) = TraceReader::from_reader("fuzz", input, &opts) else {

@@ -11,6 +11,7 @@
 //! - [`drive`]: one drive (flash, FTL, GC scheme, per-die scheduling) as a value;
 //! - [`host`]: workloads, replay modes, the front end, the write buffer, the RAID-0 layout;
 //! - [`sim`]: the simulator that runs a front end over one or more drives;
+//! - [`batch`]: several runs on every core, each distinct drive aged once;
 //! - [`metrics`]: latency statistics and the report.
 //!
 //! The core knows nothing of the command line. It holds no global state: every [`sim::Simulator`]
@@ -18,6 +19,7 @@
 #![forbid(unsafe_code)]
 pub mod ageing;
 pub mod analytic;
+pub mod batch;
 pub mod config;
 pub mod drive;
 pub mod engine;

@@ -500,6 +500,7 @@ impl Simulator {
                 })
                 .collect(),
             simulated: self.now,
+            queued_on_host: front.stats.queued_on_host,
             wall_s,
             events: self.events.processed(),
         }

@@ -77,9 +77,10 @@ pub fn plan_experiments(
     Ok((run, skipped))
 }
 
-/// Runs a paper's experiments and evaluates its claims. `progress` receives one-line notes.
-pub fn reproduce(id: &str, quick: bool, progress: &dyn Fn(&str)) -> Result<Outcome, String> {
-    let started = Instant::now();
+/// A paper's experiments as runs, every configuration and trace checked.
+type Prepared = (Paper, Vec<Experiment>, Vec<(Experiment, Vec<String>)>, Plan);
+
+fn prepare(id: &str, quick: bool, progress: &dyn Fn(&str)) -> Result<Prepared, String> {
     let paper = load(id)?;
     let (experiments, skipped) = plan_experiments(&paper, quick)?;
     let mut plan = Plan::default();
@@ -107,6 +108,26 @@ pub fn reproduce(id: &str, quick: bool, progress: &dyn Fn(&str)) -> Result<Outco
         }
         drop(cfg);
     }
+    Ok((paper, experiments, skipped, plan))
+}
+
+/// Checks a paper's experiments (every run's configuration and trace) without running them, and
+/// says what would run.
+pub fn dry_run(id: &str, quick: bool) -> Result<String, String> {
+    let (_, experiments, skipped, plan) = prepare(id, quick, &|_| {})?;
+    Ok(format!(
+        "{id}: {} experiments ({} not yet reproducible), {} simulations{}\n",
+        experiments.len(),
+        skipped.len(),
+        plan.runs.len(),
+        if quick { " (quick)" } else { "" }
+    ))
+}
+
+/// Runs a paper's experiments and evaluates its claims. `progress` receives one-line notes.
+pub fn reproduce(id: &str, quick: bool, progress: &dyn Fn(&str)) -> Result<Outcome, String> {
+    let started = Instant::now();
+    let (paper, experiments, skipped, plan) = prepare(id, quick, progress)?;
     progress(&format!(
         "{}: {} experiments, {} simulations on {} threads{}",
         id,

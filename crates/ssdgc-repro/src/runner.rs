@@ -3,10 +3,10 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
 use ssdgc_core::ageing::Precondition;
+use ssdgc_core::batch::{self, Job};
 use ssdgc_core::host::{ReplayMode, Workload};
-use ssdgc_core::{Config, ConfigBuilder, Report, RunOptions, Simulator};
+use ssdgc_core::{Config, ConfigBuilder, Report, RunOptions, SimError, Simulator};
 use ssdgc_workload::TraceOptions;
 
 use crate::paper::Experiment;
@@ -203,25 +203,53 @@ pub fn workload(spec: &RunSpec, cfg: &Config) -> Result<Workload, String> {
         .map_err(|e| format!("{}: {e}", spec.workload))
 }
 
+/// A run's error with the run named.
+fn in_context(spec: &RunSpec, e: String) -> String {
+    format!(
+        "{} on {} ({}, seed {}): {e}",
+        spec.scheme, spec.workload, spec.preset, spec.seed
+    )
+}
+
+/// The configuration and options of a run.
+fn prepare(spec: &RunSpec) -> Result<(Config, RunOptions), String> {
+    let cfg = config(spec)?;
+    let mut opts = RunOptions::from_config(&cfg, spec.seed)?;
+    opts.precondition = Precondition::parse(&spec.precondition, cfg.precondition.overwrites)
+        .map_err(|e| format!("precondition: {e}"))?;
+    Ok((cfg, opts))
+}
+
 /// Runs one simulation.
 pub fn run(spec: &RunSpec) -> Result<Report, String> {
-    let ctx = |e: String| {
-        format!(
-            "{} on {} ({}, seed {}): {e}",
-            spec.scheme, spec.workload, spec.preset, spec.seed
-        )
-    };
-    let cfg = config(spec).map_err(ctx)?;
-    let mut opts = RunOptions::from_config(&cfg, spec.seed).map_err(ctx)?;
-    opts.precondition = Precondition::parse(&spec.precondition, cfg.precondition.overwrites)
-        .map_err(|e| ctx(format!("precondition: {e}")))?;
+    let ctx = |e: String| in_context(spec, e);
+    let (cfg, opts) = prepare(spec).map_err(ctx)?;
     let wl = workload(spec, &cfg).map_err(ctx)?;
     let sim = Simulator::new(&cfg, wl, opts).map_err(|e| ctx(e.to_string()))?;
     sim.run().map_err(|e| ctx(e.to_string()))
 }
 
-/// Runs every spec in parallel; results in the specs' order.
+/// Runs every spec on every core, ageing each distinct drive once (`ssdgc_core::batch`); results
+/// in the specs' order, each exactly what [`run`] gives.
 pub fn run_all(specs: &[RunSpec]) -> Result<Vec<Report>, String> {
-    let results: Vec<Result<Report, String>> = specs.par_iter().map(run).collect();
-    results.into_iter().collect()
+    let jobs = specs
+        .iter()
+        .map(|spec| {
+            let (cfg, opts) = prepare(spec).map_err(|e| in_context(spec, e))?;
+            let key = Job::key_of(&cfg, &opts).map_err(|e| in_context(spec, e.to_string()))?;
+            Ok(Job {
+                key,
+                build: Box::new(move || {
+                    let wl = workload(spec, &cfg).map_err(SimError::Config)?;
+                    Simulator::new(&cfg, wl, opts.clone())
+                }),
+                progress: None,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    batch::run(jobs, None)
+        .into_iter()
+        .zip(specs)
+        .map(|(r, spec)| r.map_err(|e| in_context(spec, e.to_string())))
+        .collect()
 }

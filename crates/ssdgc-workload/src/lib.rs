@@ -424,6 +424,10 @@ pub struct TraceOptions {
     /// naming its line. Default [`MAX_ARRIVAL_NS`]; a replay that scales times by `k` passes
     /// `MAX_ARRIVAL_NS / k`.
     pub max_time_ns: u64,
+    /// Keep every volume and count the records of each ([`TraceReader::volumes`]): no default
+    /// volume is picked for Tencent traces. For inspecting a trace (`ssdgc trace info`); with
+    /// [`TraceOptions::volume`] set, only that volume is kept and counted. Default false.
+    pub all_volumes: bool,
 }
 
 /// Longest span of arrival times a workload may have, in ns (2^60 ns, about 36.5 years), so that
@@ -439,6 +443,7 @@ impl Default for TraceOptions {
             blkparse_event: BlkparseEvent::D,
             reorder_window: 4096,
             max_time_ns: MAX_ARRIVAL_NS,
+            all_volumes: false,
         }
     }
 }

@@ -59,6 +59,8 @@ struct Req {
 pub(crate) struct HostStats {
     pub requests: Responses,
     pub requests_seen: u64,
+    /// Requests that found the device queue full and waited on the host for a slot.
+    pub queued_on_host: u64,
     pub by_time: Option<Series>,
     pub by_request: Option<Series>,
 }
@@ -321,6 +323,7 @@ impl FrontEnd {
         if self.in_device < self.queue_depth && self.waiting.is_empty() {
             self.admit(io, id);
         } else {
+            self.stats.queued_on_host += 1;
             self.waiting.push_back(id);
         }
         Ok(())

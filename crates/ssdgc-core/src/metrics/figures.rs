@@ -145,6 +145,8 @@ pub struct RunFigures<'a> {
     pub drives: Vec<DriveFigures<'a>>,
     /// Simulated time at the last event.
     pub simulated: SimTime,
+    /// Requests that found the device queue full and waited on the host for a slot.
+    pub queued_on_host: u64,
     pub wall_s: f64,
     /// Events processed by the whole run.
     pub events: u64,

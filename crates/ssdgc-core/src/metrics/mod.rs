@@ -6,6 +6,7 @@ pub mod figures;
 pub mod report;
 pub mod request_log;
 mod responses;
+pub mod seeds;
 mod series;
 pub mod series_sketch;
 mod table;

@@ -30,6 +30,9 @@ pub struct Report {
     pub workload: WorkloadInfo,
     pub drive: DriveInfo,
     pub requests: Requests,
+    /// Requests that waited on the host for a device-queue slot, and whether the run is
+    /// saturated.
+    pub host_queue: HostQueue,
     pub latency_us: Latencies,
     /// Mean response time per request split into service time (ST), waiting on GC of the same plane
     /// (CsGC), on GC of another plane of the die (CoGC), late conflicts (LC) and conflicts with
@@ -56,6 +59,10 @@ pub struct Report {
     /// are the pieces of the array's requests that drive served.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drives: Option<Vec<Report>>,
+    /// With several seeds (`--seeds N`): the headline figures' mean and 95 % confidence interval
+    /// over the seeds, with each seed's value ([`super::seeds`]); this report is the first seed's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<super::seeds::SeedsReport>,
     /// The distribution of the response times as CDFs (all, reads, writes); not part of the JSON
     /// report ([`Report::latency_cdf`]).
     #[serde(skip)]
@@ -140,6 +147,21 @@ pub struct Requests {
     /// Reads of never-written pages, answered without flash access.
     pub unmapped_page_reads: u64,
 }
+
+/// Requests waiting on the host for a device-queue slot.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct HostQueue {
+    /// Requests that found the device queue full (`host.queue_depth` requests in it) and waited
+    /// on the host for a slot.
+    pub waited: u64,
+    /// More than [`SATURATED_SHARE`] of the requests waited: the offered load exceeds what the
+    /// drive serves, and response times grow with the backlog.
+    pub saturated: bool,
+}
+
+/// A run in which more than this share of the requests waited for a device-queue slot is
+/// saturated.
+pub const SATURATED_SHARE: f64 = 0.5;
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Latencies {
@@ -512,6 +534,13 @@ fn requests(r: &Responses) -> Requests {
     }
 }
 
+fn host_queue(waited: u64, total: u64) -> HostQueue {
+    HostQueue {
+        waited,
+        saturated: waited as f64 > SATURATED_SHARE * total as f64,
+    }
+}
+
 fn latencies(r: &Responses) -> Latencies {
     Latencies {
         all: r.all.summary(),
@@ -566,6 +595,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
         workload: i.workload.clone(),
         drive: i.drive.clone(),
         requests: requests(host.requests),
+        host_queue: host_queue(i.queued_on_host, host.requests.all.count()),
         latency_us: latencies(host.requests),
         breakdown_us: host.requests.breakdown.report(),
         plane_util: breakdown::plane_util(&clocks, i.simulated),
@@ -592,6 +622,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
             by_request: i.by_request.map(|x| x.points(1.0)),
         }),
         drives: None,
+        seeds: None,
         cdf: cdfs(host.requests),
     };
     if !several {

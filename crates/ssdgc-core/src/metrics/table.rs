@@ -78,9 +78,16 @@ impl Report {
             self.workload.name, self.workload.format
         ));
         out.push_str(&format!(
-            "requests: {} ({} reads, {} writes)\n\n",
+            "requests: {} ({} reads, {} writes)\n",
             self.requests.total, self.requests.reads, self.requests.writes
         ));
+        if self.host_queue.saturated {
+            out.push_str(&format!(
+                "saturated: {:.0}% of the requests waited for a device-queue slot: the load exceeds the drive\n",
+                100.0 * self.host_queue.waited as f64 / self.requests.total.max(1) as f64
+            ));
+        }
+        out.push('\n');
         out.push_str(&format!(
             "{:<6} {:>10} {:>10} {:>6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>11}\n",
             "us", "mean", "std", "cv", "p50", "p90", "p99", "p99.9", "p99.99", "max"

@@ -265,6 +265,9 @@ pub struct TraceReader {
     others: BTreeMap<u64, u64>,
     /// The "no records of the volume" error was reported.
     volume_reported: bool,
+    /// With [`TraceOptions::all_volumes`]: records kept per volume/device (at most
+    /// `MAX_VOLUMES_COUNTED` of them), and the records of volumes beyond.
+    volumes: Option<(BTreeMap<u64, u64>, u64)>,
 }
 
 /// Opens a trace file (gzip / zstd compressed or not) for streaming.
@@ -329,6 +332,7 @@ impl TraceReader {
             volume_given: opts.volume.is_some(),
             others: BTreeMap::new(),
             volume_reported: false,
+            volumes: opts.all_volumes.then(|| (BTreeMap::new(), 0)),
         };
         if r.format == Format::Auto {
             r.peek_lines()?;
@@ -347,7 +351,7 @@ impl TraceReader {
             let window = opts.reorder_window.max(1);
             r.reorder = Some((BinaryHeap::with_capacity(window.min(1 << 16) + 1), window));
         }
-        if r.format == Format::Tencent && r.volume.is_none() {
+        if r.format == Format::Tencent && r.volume.is_none() && !opts.all_volumes {
             r.pick_volume = true;
             r.peek_lines()?;
             let mut p = Parser::new(&Format::Tencent, opts);
@@ -385,6 +389,13 @@ impl TraceReader {
     /// traces without one, the first record's volume.
     pub fn selected_volume(&self) -> Option<u64> {
         self.volume
+    }
+
+    /// With [`TraceOptions::all_volumes`]: the records kept so far per volume/device (formats
+    /// with one), for at most 4,096 distinct volumes, and the records of the volumes beyond;
+    /// `None` without the option.
+    pub fn volumes(&self) -> Option<(&BTreeMap<u64, u64>, u64)> {
+        self.volumes.as_ref().map(|(m, o)| (m, *o))
     }
 
     /// The name used in error messages.
@@ -601,6 +612,13 @@ impl Iterator for TraceReader {
             if let Err(msg) = self.check_range(raw.offset, raw.len) {
                 self.stats.errors += 1;
                 return Some(Err(self.err(line_no, msg)));
+            }
+            if let (Some((counts, beyond)), Some(dev)) = (self.volumes.as_mut(), raw.dev) {
+                if counts.len() < MAX_VOLUMES_COUNTED || counts.contains_key(&dev) {
+                    *counts.entry(dev).or_insert(0) += 1;
+                } else {
+                    *beyond += 1;
+                }
             }
             if let Some((heap, window)) = self.reorder.as_mut() {
                 let window = *window;

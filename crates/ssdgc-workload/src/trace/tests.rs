@@ -335,3 +335,33 @@ fn records_past_the_time_limit_are_errors_naming_the_line() {
     );
     assert_eq!(TraceOptions::default().max_time_ns, crate::MAX_ARRIVAL_NS);
 }
+
+/// With `all_volumes`, no volume is picked (Tencent) and every record is counted under its
+/// volume; with a volume as well, only that one is kept and counted; without the option nothing
+/// is counted.
+#[test]
+fn all_volumes_keeps_and_counts_every_volume() {
+    let text = "0,100,8,0,1063\n0,200,8,1,1058\n1,300,8,1,1063\n2,400,8,0,7\n";
+    let read = |all: bool, volume: Option<u64>| {
+        let opts = TraceOptions {
+            format: Format::Tencent,
+            volume,
+            all_volumes: all,
+            ..TraceOptions::default()
+        };
+        let input: Box<dyn std::io::BufRead + Send> =
+            Box::new(std::io::Cursor::new(text.as_bytes().to_vec()));
+        let mut r = TraceReader::from_reader("t", input, &opts).unwrap();
+        let n = r.by_ref().filter(|x| x.is_ok()).count();
+        let counts = r
+            .volumes()
+            .map(|(m, beyond)| (m.iter().map(|(&k, &v)| (k, v)).collect::<Vec<_>>(), beyond));
+        (n, counts)
+    };
+    assert_eq!(
+        read(true, None),
+        (4, Some((vec![(7, 1), (1058, 1), (1063, 2)], 0)))
+    );
+    assert_eq!(read(true, Some(1063)), (2, Some((vec![(1063, 2)], 0))));
+    assert_eq!(read(false, None), (2, None));
+}
