@@ -1,170 +1,37 @@
 //! `ssdgc`: the command-line front of the ssdgc simulator. A thin layer: it parses arguments, builds
 //! the configuration and the workload, runs the core, and prints reports.
+//!
+//! | module | role |
+//! |---|---|
+//! | [`args`] | the arguments (clap) |
+//! | [`setup`] | configuration layering, run options, workloads, `--dump-config` |
+//! | [`plan`] | the points of a command: `--gc` and `--vary` as a grid |
+//! | [`exec`] | running points × seeds on every core with shared ageing, logs, aged-state files |
+//! | [`progress`] | the progress bars |
+//! | [`output`] | the comparison table, the seeds summary, CSV, the latency distribution |
+//! | [`trace_info`] | `ssdgc trace info` |
 
-use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+mod args;
+mod exec;
+mod output;
+mod plan;
+mod progress;
+mod setup;
+mod trace_info;
+
+use std::io::Write;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ssdgc_core::ageing::Precondition;
-use ssdgc_core::host::{ReplayMode, Workload};
+use clap::Parser;
 use ssdgc_core::metrics::report::COMPARE_SCHEMA;
-use ssdgc_core::metrics::request_log::{CsvLog, SharedSink};
-use ssdgc_core::{Config, ConfigBuilder, Report, RunOptions, Simulator};
-use ssdgc_workload::synthetic::{SyntheticSpec, MAX_SPAN_NS};
-use ssdgc_workload::{BlkparseEvent, Format, TimeUnit, TraceOptions};
+use ssdgc_core::Report;
 
-#[derive(Parser)]
-#[command(
-    name = "ssdgc",
-    version,
-    about = "A fast, deterministic SSD simulator for studying garbage collection",
-    long_about = "A fast, deterministic SSD simulator for studying garbage collection.\n\n\
-                  With no trace and no --synthetic spec, runs a built-in workload: 200,000 uniformly \
-                  random 4 KiB writes, closed loop at queue depth 32, on a preconditioned drive."
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Run one GC scheme on one drive and workload.
-    Run(RunArgs),
-    /// Run several GC schemes on the same drive and workload, side by side, normalised to the first.
-    Compare(CompareArgs),
-    /// Run a paper's experiments and compare ssdgc's figures with the paper's claims.
-    Reproduce(ReproduceArgs),
-    /// List presets, schemes, victim policies or trace formats.
-    List {
-        #[arg(value_enum)]
-        what: ListWhat,
-    },
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum ListWhat {
-    Presets,
-    Schemes,
-    Victims,
-    Formats,
-}
-
-#[derive(Args, Clone)]
-struct Common {
-    /// Trace file to replay (gzip and zstd are read transparently).
-    trace: Option<PathBuf>,
-    /// Drive preset (`ssdgc list presets`).
-    #[arg(long, default_value = "default")]
-    preset: String,
-    /// TOML configuration file applied over the preset.
-    #[arg(long, value_name = "FILE.toml")]
-    config: Option<PathBuf>,
-    /// Override one setting, e.g. `--set geometry.channels=4` (repeatable).
-    #[arg(long = "set", value_name = "SECTION.KEY=VALUE")]
-    sets: Vec<String>,
-    /// Victim policy and its parameters, string form (`greedy`, `rga:8`; `ssdgc list victims`).
-    #[arg(long)]
-    victim: Option<String>,
-    /// Seed of every random choice.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Check the FTL's invariants while running (slow).
-    #[arg(long)]
-    check: bool,
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
-    /// Synthetic workload, e.g. `count=100000,read=0.4,size=exp:32KiB,seq=0.4,interarrival=exp:3ms`.
-    #[arg(long, value_name = "KEY=VAL,...", conflicts_with = "trace")]
-    synthetic: Option<String>,
-    /// Trace format (`ssdgc list formats`); detected from the content by default.
-    #[arg(long, default_value = "auto")]
-    format: String,
-    /// Volume (Tencent) or device number to replay.
-    #[arg(long)]
-    volume: Option<u64>,
-    /// Time unit of DiskSim ASCII traces: ns (MQSim/SSDSim files) or ms (DiskSim).
-    #[arg(long, default_value = "ns")]
-    disksim_time: String,
-    /// blkparse event to replay: D (issued to the device) or Q (queued).
-    #[arg(long, default_value = "D")]
-    blkparse_event: String,
-    /// Preconditioning: none, fill, steady, or steady:N (N x capacity of random overwrites).
-    #[arg(long)]
-    precondition: Option<String>,
-    /// Trace replay: open (arrivals at trace time, the default) or closed:QD.
-    #[arg(long)]
-    replay: Option<String>,
-    /// Multiply trace inter-arrival times by this factor (0.5 = twice as fast).
-    #[arg(long)]
-    time_scale: Option<f64>,
-    /// Addresses beyond the drive: wrap (fold onto the logical space) or reject.
-    #[arg(long)]
-    fold: Option<String>,
-    /// Device queue depth.
-    #[arg(long)]
-    queue_depth: Option<u32>,
-    /// Add latency per interval of simulated arrival time to the report, e.g. `100ms`.
-    #[arg(long, value_name = "DURATION")]
-    series_interval: Option<String>,
-    /// Add latency per window of this many consecutive requests to the report.
-    #[arg(long, value_name = "N")]
-    series_window: Option<u64>,
-    /// Write every completed request to FILE as CSV (arrival, completion, op, offset, bytes,
-    /// response time and its breakdown; docs/report-schema.md "Per-request log").
-    #[arg(long, value_name = "FILE")]
-    latency_log: Option<PathBuf>,
-    /// Write the distribution of response times to FILE as CSV: per class (all, read, write) one
-    /// line per histogram bucket with its value in µs and the share of requests at or below it.
-    #[arg(long, value_name = "FILE")]
-    cdf: Option<PathBuf>,
-    /// Print the effective configuration as TOML and exit.
-    #[arg(long)]
-    dump_config: bool,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
-}
-
-#[derive(Args)]
-struct RunArgs {
-    /// GC scheme (`ssdgc list schemes`).
-    #[arg(long)]
-    gc: Option<String>,
-    #[command(flatten)]
-    common: Common,
-}
-
-#[derive(Args)]
-struct CompareArgs {
-    /// Comma-separated GC schemes; results are normalised to the first.
-    #[arg(long, value_delimiter = ',', required = true)]
-    gc: Vec<String>,
-    #[command(flatten)]
-    common: Common,
-}
-
-#[derive(Args)]
-struct ReproduceArgs {
-    /// Paper id (pagc, pgc, practical).
-    paper: String,
-    /// Run the quick variant of every experiment (smaller drives, fewer requests, one seed).
-    #[arg(long)]
-    quick: bool,
-    /// Output directory (default `reproduce-<paper>`).
-    #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
-    /// No progress notes on stderr.
-    #[arg(long, short)]
-    quiet: bool,
-}
+use args::{Cli, Command, Common, CompareArgs, ListWhat, ReproduceArgs, RunArgs, TraceCommand};
+use plan::{Axis, Point};
 
 /// An error for the user: one line, exit status 2.
-struct UserError(String);
+#[derive(Debug)]
+pub struct UserError(pub String);
 
 impl<E: std::fmt::Display> From<E> for UserError {
     fn from(e: E) -> Self {
@@ -237,12 +104,18 @@ fn dispatch(cli: Cli) -> Result<(), UserError> {
         Command::Run(a) => run(a),
         Command::Compare(a) => compare(a),
         Command::Reproduce(a) => reproduce(a),
+        Command::Trace {
+            command: TraceCommand::Info(a),
+        } => print_out(&trace_info::info(&a)?),
     }
 }
 
 fn reproduce(a: ReproduceArgs) -> Result<(), UserError> {
     // Checked before anything runs, so that a typo costs nothing.
     ssdgc_repro::load(&a.paper)?;
+    if a.dry_run || args::dry_run_env() {
+        return print_out(&ssdgc_repro::dry_run(&a.paper, a.quick)?);
+    }
     let quiet = a.quiet;
     let note = |m: &str| {
         if !quiet {
@@ -286,357 +159,160 @@ fn list(what: ListWhat) -> Result<(), UserError> {
     print_out(&out)
 }
 
-/// The configuration from preset, file, overrides and flags, in that order.
-fn build_config(c: &Common, gc: Option<&str>) -> Result<Config, UserError> {
-    let mut b = ConfigBuilder::preset(&c.preset)?;
-    if let Some(path) = &c.config {
-        b.merge_file(path)?;
+/// With `--dry-run`: what would run, each run's configuration and workload checked.
+fn dry_run(c: &Common, points: &[Point], runs: &[exec::RunRef]) -> Result<(), UserError> {
+    for r in runs {
+        let p = &points[r.point];
+        let opts = setup::run_options(c, &p.overrides, &p.cfg, r.seed)?;
+        setup::workload(c, &p.cfg, r.seed)?;
+        ssdgc_core::batch::Job::key_of(&p.cfg, &opts)?;
     }
-    for s in &c.sets {
-        b.set(s)?;
-    }
-    let mut flag = |key: &str, v: String| b.set(&format!("{key}={v}"));
-    if let Some(g) = gc {
-        ssdgc_core::gc::schemes::preset(g)
-            .map_err(|e| UserError(format!("gc.scheme (--gc): {e}")))?;
-        flag("gc.scheme", format!("\"{g}\""))?;
-    }
-    if let Some(v) = &c.victim {
-        let kind = v
-            .parse::<ssdgc_core::gc::victim::VictimKind>()
-            .map_err(|e| UserError(format!("--victim: {e}")))?;
-        flag("gc.victim", format!("\"{kind}\""))?;
-    }
-    if let Some(v) = c.time_scale {
-        flag("host.time_scale", format!("{v:?}"))?;
-    }
-    if let Some(v) = &c.fold {
-        flag("host.fold", format!("\"{v}\""))?;
-    }
-    if let Some(v) = c.queue_depth {
-        flag("host.queue_depth", v.to_string())?;
-    }
-    let cfg = b.build()?;
-    ssdgc_core::gc::scheme::build(&cfg.gc.scheme, &cfg)
-        .map_err(|e| UserError(format!("gc.scheme (--gc): {e}")))?;
-    Ok(cfg)
-}
-
-fn run_options(c: &Common, cfg: &Config) -> Result<RunOptions, UserError> {
-    let mut opts = RunOptions::from_config(cfg, c.seed)?;
-    if let Some(p) = &c.precondition {
-        opts.precondition = Precondition::parse(p, cfg.precondition.overwrites)
-            .map_err(|e| UserError(format!("--precondition: {e}")))?;
-    }
-    opts.check = c.check;
-    if let Some(d) = &c.series_interval {
-        let ns = ssdgc_core::config::parse_duration(d)
-            .map_err(|e| UserError(format!("--series-interval: {e}")))?;
-        if ns == 0 {
-            return Err(UserError("--series-interval must be positive".into()));
-        }
-        opts.series_interval = Some(ns);
-    }
-    if let Some(w) = c.series_window {
-        if w == 0 {
-            return Err(UserError("--series-window must be positive".into()));
-        }
-        opts.series_window = Some(w);
-    }
-    Ok(opts)
-}
-
-fn workload(c: &Common, cfg: &Config) -> Result<Workload, UserError> {
-    // The synthetic workload spans the array's logical space (one drive's, without an array).
-    let logical_bytes = ssdgc_core::host::array::Stripe::from_config(cfg).logical_bytes();
-    // Checked even without a trace, so that a bad value is never silently ignored.
-    let format: Format = c
-        .format
-        .parse()
-        .map_err(|e| UserError(format!("--format: {e}")))?;
-    let replay = c
-        .replay
-        .as_deref()
-        .map(ReplayMode::parse)
-        .transpose()
-        .map_err(|e| UserError(format!("--replay: {e}")))?;
-    if let Some(path) = &c.trace {
-        let opts = TraceOptions {
-            format,
-            volume: c.volume,
-            // Scaled arrival times stay within the simulator's span.
-            max_time_ns: (ssdgc_workload::MAX_ARRIVAL_NS as f64 / cfg.host.time_scale)
-                .min(ssdgc_workload::MAX_ARRIVAL_NS as f64) as u64,
-            disksim_time: c
-                .disksim_time
-                .parse::<TimeUnit>()
-                .map_err(|e| UserError(format!("--disksim-time: {e}")))?,
-            blkparse_event: c
-                .blkparse_event
-                .parse::<BlkparseEvent>()
-                .map_err(|e| UserError(format!("--blkparse-event: {e}")))?,
-            ..TraceOptions::default()
-        };
-        let mode = replay.unwrap_or(ReplayMode::OpenLoop);
-        return Ok(Workload::from_trace(path, &opts, mode)?);
-    }
-    c.disksim_time
-        .parse::<TimeUnit>()
-        .map_err(|e| UserError(format!("--disksim-time: {e}")))?;
-    c.blkparse_event
-        .parse::<BlkparseEvent>()
-        .map_err(|e| UserError(format!("--blkparse-event: {e}")))?;
-    if replay.is_some() {
-        return Err(UserError(
-            "--replay applies to traces; a synthetic workload is closed loop with interarrival=0 (at qd=N) and open loop otherwise".into(),
-        ));
-    }
-    if let Some(v) = c.volume {
-        return Err(UserError(format!(
-            "--volume {v} applies to traces with volumes or devices, not to a synthetic workload"
-        )));
-    }
-    let spec = c.synthetic.as_deref().unwrap_or(Workload::DEFAULT_SPEC);
-    let parsed: SyntheticSpec = spec
-        .parse()
-        .map_err(|e| UserError(format!("--synthetic: {e}")))?;
-    let scaled = parsed.arrival_span_ns() as f64 * cfg.host.time_scale;
-    if scaled > MAX_SPAN_NS as f64 {
-        return Err(UserError(format!(
-            "--synthetic: interarrival: count × interarrival × host.time_scale = {:.3e} s exceeds \
-             the longest supported arrival span of {:.3e} s (2^54 ns)",
-            scaled / 1e9,
-            MAX_SPAN_NS as f64 / 1e9
-        )));
-    }
-    Workload::synthetic(spec, logical_bytes, c.seed)
-        .map_err(|e| UserError(format!("--synthetic: {e}")))
-}
-
-/// Runs one simulation, with a progress bar on a terminal once it has taken a second.
-fn simulate(
-    c: &Common,
-    cfg: &Config,
-    label: &str,
-    bar: Option<ProgressBar>,
-) -> Result<Report, UserError> {
-    let opts = run_options(c, cfg)?;
-    let wl = workload(c, cfg)?;
-    let mut sim = Simulator::new(cfg, wl, opts)?;
-    let log = match &c.latency_log {
-        Some(path) => {
-            let file = std::fs::File::create(path).map_err(|e| {
-                UserError(format!(
-                    "--latency-log {}: cannot create: {e}",
-                    path.display()
-                ))
-            })?;
-            let shared = SharedSink::new(CsvLog::new(std::io::BufWriter::new(file)));
-            sim.set_request_sink(Box::new(shared.clone()));
-            Some((path, shared))
-        }
-        None => None,
-    };
-    let started = Instant::now();
-    let mut shown = false;
-    let mut progress = |p: ssdgc_core::sim::Progress| {
-        let Some(bar) = &bar else { return };
-        if !shown && started.elapsed() > Duration::from_secs(1) {
-            shown = true;
-            bar.set_draw_target(ProgressDrawTarget::stderr());
-        }
-        if let Some(n) = p.expected {
-            bar.set_length(n);
-        }
-        bar.set_position(p.completed);
-        if p.preconditioning {
-            bar.set_message(format!("{label}: preconditioning (page writes)"));
-        } else {
-            bar.set_message(format!("{label}: {:.2} s simulated", p.now as f64 / 1e9));
-        }
-    };
-    let report = sim.run_with_progress(&mut progress)?;
-    if let Some(bar) = bar {
-        bar.finish_and_clear();
-    }
-    if let Some((path, shared)) = log {
-        let log = shared
-            .into_inner()
-            .expect("the simulator has dropped its handle to the log");
-        log.finish().map_err(|e| {
-            UserError(format!(
-                "--latency-log {}: cannot write: {e}",
-                path.display()
-            ))
-        })?;
-    }
-    Ok(report)
-}
-
-fn progress_bar(c: &Common, multi: &indicatif::MultiProgress) -> Option<ProgressBar> {
-    if c.quiet || !std::io::stderr().is_terminal() {
-        return None;
-    }
-    let bar = multi.add(ProgressBar::with_draw_target(
-        None,
-        ProgressDrawTarget::hidden(),
-    ));
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} · {msg} · {elapsed}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    let mut out = format!(
+        "{} run{} ({} point{} × {} seed{}):\n",
+        runs.len(),
+        if runs.len() == 1 { "" } else { "s" },
+        points.len(),
+        if points.len() == 1 { "" } else { "s" },
+        c.seeds,
+        if c.seeds == 1 { "" } else { "s" }
     );
-    Some(bar)
+    for p in points {
+        out.push_str(&format!("  {}\n", p.label));
+    }
+    print_out(&out)
+}
+
+/// The reports of every point, each point's first seed first, with the `seeds` section when
+/// there are several.
+fn run_points(c: &Common, points: &[Point]) -> Result<Vec<Vec<Report>>, UserError> {
+    let runs = exec::runs(c, points)?;
+    if c.dry_run || args::dry_run_env() {
+        dry_run(c, points, &runs)?;
+        return Ok(Vec::new());
+    }
+    let reports = exec::execute(c, points, &runs)?;
+    let mut per_point: Vec<Vec<Report>> = (0..points.len()).map(|_| Vec::new()).collect();
+    for (r, rep) in runs.iter().zip(reports) {
+        per_point[r.point].push(rep);
+    }
+    if c.seeds > 1 {
+        for reports in &mut per_point {
+            reports[0].seeds = Some(ssdgc_core::metrics::seeds::summarise(reports));
+        }
+    }
+    Ok(per_point)
+}
+
+/// The CDF and CSV outputs common to `run` and `compare`.
+fn tool_outputs(
+    c: &Common,
+    points: &[Point],
+    per_point: &[Vec<Report>],
+    labelled: bool,
+) -> Result<Option<String>, UserError> {
+    let rows: Vec<(String, &Report)> = points
+        .iter()
+        .zip(per_point)
+        .flat_map(|(p, reps)| {
+            reps.iter().map(move |r| {
+                let label = if reps.len() > 1 {
+                    format!("{} seed {}", p.label, r.seed)
+                } else {
+                    p.label.clone()
+                };
+                (label, r)
+            })
+        })
+        .collect();
+    let rows: Vec<(&str, &Report)> = rows.iter().map(|(l, r)| (l.as_str(), *r)).collect();
+    if let Some(path) = &c.cdf {
+        output::write_cdf(path, &rows, labelled || rows.len() > 1)?;
+    }
+    Ok(c.csv.then(|| output::csv(&rows)))
 }
 
 fn run(a: RunArgs) -> Result<(), UserError> {
     let c = &a.common;
-    let cfg = build_config(c, a.gc.as_deref())?;
+    let gc = a.gc.as_deref().map(str::trim);
+    let points = plan::points(c, gc, &[])?;
     if c.dump_config {
-        return print_out(&cfg.to_toml());
+        return print_out(&setup::dump_config(&points[0].cfg));
     }
-    let multi = indicatif::MultiProgress::new();
-    let report = simulate(c, &cfg, &cfg.gc.scheme, progress_bar(c, &multi))?;
-    if let Some(path) = &c.cdf {
-        write_cdf(path, &[(report.scheme.as_str(), &report)], false)?;
+    let per_point = run_points(c, &points)?;
+    if per_point.is_empty() {
+        return Ok(());
     }
+    if let Some(csv) = tool_outputs(c, &points, &per_point, false)? {
+        return print_out(&csv);
+    }
+    let report = &per_point[0][0];
     if c.json {
         print_out(&format!("{}\n", report.to_json()))
     } else {
-        print_out(&report.to_table())
+        let mut text = report.to_table();
+        if let Some(s) = &report.seeds {
+            text.push_str(&output::seeds_text(s));
+        }
+        print_out(&text)
     }
 }
 
 fn compare(a: CompareArgs) -> Result<(), UserError> {
     let c = &a.common;
-    if c.latency_log.is_some() && a.gc.len() > 1 {
+    if a.gc.is_empty() && a.vary.is_empty() {
         return Err(UserError(
-            "--latency-log writes the log of one run: use it with run, or with compare of one scheme".into(),
+            "compare needs what to compare: --gc A,B,... or --vary KEY=V1,V2,...".into(),
         ));
     }
-    let mut configs = Vec::new();
-    for g in &a.gc {
-        configs.push(build_config(c, Some(g))?);
-    }
+    let axes: Vec<Axis> = plan::axes(&a.gc, &a.vary)?;
+    let points = plan::points(c, None, &axes)?;
     if c.dump_config {
-        return print_out(&configs[0].to_toml());
+        return print_out(&setup::dump_config(&points[0].cfg));
     }
-    let multi = indicatif::MultiProgress::new();
-    let results: Vec<Result<Report, UserError>> = std::thread::scope(|s| {
-        let handles: Vec<_> = configs
-            .iter()
-            .map(|cfg| {
-                let bar = progress_bar(c, &multi);
-                s.spawn(move || simulate(c, cfg, &cfg.gc.scheme, bar))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(UserError("a run failed unexpectedly".into())))
-            })
-            .collect()
-    });
-    let mut reports = Vec::new();
-    for r in results {
-        reports.push(r?);
+    let per_point = run_points(c, &points)?;
+    if per_point.is_empty() {
+        return Ok(());
     }
-    if let Some(path) = &c.cdf {
-        let runs: Vec<(&str, &Report)> = reports.iter().map(|r| (r.scheme.as_str(), r)).collect();
-        write_cdf(path, &runs, true)?;
+    if let Some(csv) = tool_outputs(c, &points, &per_point, true)? {
+        return print_out(&csv);
     }
     if c.json {
         #[derive(serde::Serialize)]
+        struct AxisJson<'a> {
+            key: &'a str,
+            values: &'a [String],
+        }
+        #[derive(serde::Serialize)]
         struct Comparison<'a> {
             schema: &'a str,
-            runs: &'a [Report],
+            runs: Vec<&'a Report>,
+            labels: Vec<&'a str>,
+            axes: Vec<AxisJson<'a>>,
         }
         let out = Comparison {
             schema: COMPARE_SCHEMA,
-            runs: &reports,
+            runs: per_point.iter().map(|r| &r[0]).collect(),
+            labels: points.iter().map(|p| p.label.as_str()).collect(),
+            axes: axes
+                .iter()
+                .map(|a| AxisJson {
+                    key: &a.key,
+                    values: &a.values,
+                })
+                .collect(),
         };
-        print_out(&format!(
+        return print_out(&format!(
             "{}\n",
             serde_json::to_string_pretty(&out).expect("reports serialise")
-        ))
-    } else {
-        print_out(&compare_table(&reports))
+        ));
     }
-}
-
-/// Writes the CDFs of `runs` to `path` as CSV: `class,value_us,share`, with a leading `run`
-/// column (the run's label) when `labelled`.
-fn write_cdf(
-    path: &std::path::Path,
-    runs: &[(&str, &Report)],
-    labelled: bool,
-) -> Result<(), UserError> {
-    use ssdgc_core::metrics::LatencyClass;
-    let err = |e: std::io::Error| UserError(format!("--cdf {}: {e}", path.display()));
-    let file = std::fs::File::create(path).map_err(err)?;
-    let mut out = std::io::BufWriter::new(file);
-    let head = if labelled { "run," } else { "" };
-    writeln!(out, "{head}class,value_us,share").map_err(err)?;
-    for (label, r) in runs {
-        for class in LatencyClass::ALL {
-            for p in r.latency_cdf(class) {
-                if labelled {
-                    write!(out, "{},", csv_field(label)).map_err(err)?;
-                }
-                writeln!(out, "{},{},{}", class.name(), p.value_us, p.share).map_err(err)?;
-            }
-        }
-    }
-    out.flush().map_err(err)
-}
-
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-fn compare_table(reports: &[Report]) -> String {
-    let base = &reports[0];
-    let mut out = format!(
-        "workload: {} ({}), {} requests; each value beside its ratio to {}\n\n{:<16}",
-        base.workload.name, base.workload.format, base.requests.total, base.scheme, ""
-    );
-    for r in reports {
-        out.push_str(&format!(" {:>12} {:>7}", r.scheme, "ratio"));
-    }
-    out.push('\n');
-    type Metric = fn(&Report) -> f64;
-    let rows: [(&str, Metric); 13] = [
-        ("mean us", |r| r.latency_us.all.mean),
-        ("std us", |r| r.latency_us.all.std),
-        ("p99 us", |r| r.latency_us.all.p99),
-        ("p99.9 us", |r| r.latency_us.all.p999),
-        ("p99.99 us", |r| r.latency_us.all.p9999),
-        ("max us", |r| r.latency_us.all.max),
-        ("read mean us", |r| r.latency_us.read.mean),
-        ("write mean us", |r| r.latency_us.write.mean),
-        ("WAF", |r| r.flash.waf),
-        ("GC invocations", |r| r.gc.invocations as f64),
-        ("GC time ms", |r| r.gc.total_time_us / 1e3),
-        ("blocks erased", |r| r.flash.blocks_erased as f64),
-        ("erase max", |r| r.wear.erase_max as f64),
-    ];
-    for (name, f) in rows {
-        out.push_str(&format!("{name:<16}"));
-        let b = f(base);
-        for r in reports {
-            let v = f(r);
-            if b != 0.0 {
-                out.push_str(&format!(" {:>12.3} {:>7.3}", v, v / b));
-            } else {
-                out.push_str(&format!(" {:>12.3} {:>7}", v, "-"));
-            }
-        }
-        out.push('\n');
-    }
-    out
+    let runs: Vec<output::Run> = points
+        .iter()
+        .zip(&per_point)
+        .map(|(p, reps)| output::Run {
+            label: &p.label,
+            reports: reps,
+        })
+        .collect();
+    print_out(&output::compare_table(&runs))
 }

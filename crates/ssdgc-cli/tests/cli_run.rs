@@ -250,7 +250,13 @@ fn compare_json_has_both_runs_and_zero_is_a_lower_bound() {
     assert_eq!(at(&v, &["schema"]), "ssdgc-compare/1");
     let runs = at(&v, &["runs"]).as_array().expect("runs is an array");
     assert_eq!(runs.len(), 2);
-    assert_eq!(v.as_object().unwrap().len(), 2, "only schema and runs");
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["axes", "labels", "runs", "schema"]);
+    assert_eq!(v["labels"], serde_json::json!(["baseline", "zero"]));
+    assert_eq!(
+        v["axes"],
+        serde_json::json!([{"key": "gc", "values": ["baseline", "zero"]}])
+    );
     let (base, zero) = (&runs[0], &runs[1]);
     check_report(base, 2000);
     check_report(zero, 2000);
@@ -324,7 +330,15 @@ fn compare_table_names_both_schemes() {
     for row in ["mean us", "p99 us", "WAF", "GC time ms", "blocks erased"] {
         assert!(out.contains(row), "table lacks row {row:?}:\n{out}");
     }
-    assert!(out.contains("2000 requests"), "{out}");
+    let requests = out
+        .lines()
+        .find(|l| l.starts_with("requests"))
+        .unwrap_or_else(|| panic!("no requests row:\n{out}"));
+    assert_eq!(
+        requests.split_whitespace().collect::<Vec<_>>(),
+        ["requests", "2000", "1.000", "2000", "1.000"],
+        "{out}"
+    );
 }
 
 fn list_names(what: &str) -> Vec<String> {
