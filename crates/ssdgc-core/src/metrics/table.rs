@@ -107,9 +107,13 @@ impl Report {
             "\nbreakdown (mean us): ST {:.1}  CsGC {:.1}  CoGC {:.1}  LC {:.1}  CnGC {:.1}\n",
             b.st, b.csgc, b.cogc, b.lc, b.cngc
         ));
+        out.push_str(
+            "  (ST service time; waiting on GC of the same plane (CsGC) or of another plane of the\n   \
+             die (CoGC), behind I/O that GC delayed (LC), behind other I/O or for a slot (CnGC))\n",
+        );
         let u = &self.plane_util;
         out.push_str(&format!(
-            "plane time: host {:.1}%  GC {:.1}%  waiting on another plane's GC {:.1}%  idle {:.1}%\n",
+            "plane time (share per plane): host {:.1}%  GC {:.1}%  waiting on another plane's GC {:.1}%  idle {:.1}%\n",
             100.0 * u.host,
             100.0 * u.gc,
             100.0 * u.wait_other_gc,
