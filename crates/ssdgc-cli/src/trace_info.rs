@@ -67,6 +67,9 @@ struct Info {
     volumes: Vec<Volume>,
     /// Records of volumes beyond the 4,096 counted one by one.
     other_volume_records: u64,
+    /// The volume a replay without `--volume` keeps (Tencent: the first record's); `None` when
+    /// it keeps every record or `--volume` was given.
+    default_volume: Option<u64>,
 }
 
 /// A distribution: exact minimum, mean and maximum, quantiles from an HDR histogram (the lowest
@@ -170,6 +173,18 @@ pub fn info(a: &TraceInfoArgs) -> Result<String, UserError> {
         ..TraceOptions::default()
     };
     let mut reader = ssdgc_workload::open_trace(&a.trace, &opts)?;
+    // The volume a replay would pick: the reader as a replay opens it (it looks ahead only).
+    let default_volume = if a.volume.is_none() {
+        let replay = TraceOptions {
+            all_volumes: false,
+            reorder_window: TraceOptions::default().reorder_window,
+            format: reader.format().clone(),
+            ..opts.clone()
+        };
+        ssdgc_workload::open_trace(&a.trace, &replay)?.selected_volume()
+    } else {
+        None
+    };
     let format = reader.format().name().to_string();
     // Requests are at most 4 GiB, arrivals at most 2^60 ns apart (the readers' limits).
     let mut sizes = Dist::new(1 << 33);
@@ -261,6 +276,7 @@ pub fn info(a: &TraceInfoArgs) -> Result<String, UserError> {
         idle_s: idle_ns as f64 / 1e9,
         volumes,
         other_volume_records: other,
+        default_volume,
     };
     if a.json {
         return Ok(format!(
@@ -388,7 +404,21 @@ fn text(i: &Info, volume: Option<u64>) -> String {
             ));
         }
         if volume.is_none() {
-            out.push_str("  replay one with --volume N\n");
+            match i.default_volume {
+                Some(d) => {
+                    let n = i
+                        .volumes
+                        .iter()
+                        .find(|v| v.volume == d)
+                        .map_or(0, |v| v.records);
+                    out.push_str(&format!(
+                        "  a replay without --volume keeps the first record's, {d} ({n} records, \
+                         {:.1}%); replay another with --volume N\n",
+                        pct(n, i.records)
+                    ));
+                }
+                None => out.push_str("  replay one with --volume N\n"),
+            }
         }
     }
     out

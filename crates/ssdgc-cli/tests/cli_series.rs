@@ -42,6 +42,18 @@ fn the_text_report_shows_the_series() {
 }
 
 #[test]
+fn the_text_report_says_what_its_labels_mean() {
+    let out = ok(&["run", "-q", "--synthetic", "count=300"]);
+    for words in [
+        "(ST service time; waiting on GC of the same plane (CsGC) or of another plane of the",
+        "die (CoGC), behind I/O that GC delayed (LC), behind other I/O or for a slot (CnGC))",
+        "plane time (share per plane): host ",
+    ] {
+        assert!(out.contains(words), "{words:?} missing:\n{out}");
+    }
+}
+
+#[test]
 fn a_long_series_is_drawn_compactly() {
     let out = ok(&[
         "run",

@@ -65,6 +65,8 @@ fn info_counts_what_the_trace_holds() {
         v["volumes"],
         serde_json::json!([{"volume": 0, "records": 2}, {"volume": 1, "records": 1}])
     );
+    // A replay of an MSR trace keeps every device's records.
+    assert_eq!(v["default_volume"], serde_json::Value::Null);
     // A longer idle gap leaves the 10 ms one out; one volume only.
     let v = json(&[
         "trace",
@@ -112,9 +114,27 @@ fn info_lists_the_volumes_of_a_multi_volume_trace() {
     // The volume a replay picks by default (the first record's) has 41 records.
     let first = vols.iter().find(|x| x["volume"] == 1058).unwrap();
     assert_eq!(first["records"].as_u64(), Some(41));
+    assert_eq!(v["default_volume"].as_u64(), Some(1058));
     let text = ok(&["trace", "info", t.to_str().unwrap()]);
     assert!(text.contains("volumes: 2038, busiest first"), "{text}");
-    assert!(text.contains("replay one with --volume N"), "{text}");
+    assert!(
+        text.contains(
+            "a replay without --volume keeps the first record's, 1058 (41 records, 0.1%); \
+             replay another with --volume N"
+        ),
+        "{text}"
+    );
+    // With a volume asked for, nothing is picked.
+    let v = json(&[
+        "trace",
+        "info",
+        "--json",
+        "--volume",
+        "1125",
+        t.to_str().unwrap(),
+    ]);
+    assert_eq!(v["default_volume"], serde_json::Value::Null);
+    assert_eq!(v["records"].as_u64(), Some(1225));
 }
 
 #[test]

@@ -175,6 +175,34 @@ mod tests {
         }
     }
 
+    /// Each distinct drive is aged once: of three jobs sharing a key only one hears
+    /// preconditioning progress (reported every 2^20 page writes, so the drive is large enough to
+    /// report some), and the job of another key ages its own.
+    #[test]
+    fn a_group_ages_once() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let sets: &[&str] = &["geometry.blocks_per_plane=1024", "geometry.channels=4"];
+        let heard: Vec<AtomicUsize> = (0..4).map(|_| AtomicUsize::new(0)).collect();
+        let jobs: Vec<Job> = (0..4)
+            .map(|i| {
+                let mut j = job(sets, if i == 3 { 2 } else { 1 });
+                let h = &heard[i];
+                j.progress = Some(Box::new(move |p: Progress| {
+                    if p.preconditioning {
+                        h.fetch_add(1, Ordering::Relaxed);
+                    }
+                }));
+                j
+            })
+            .collect();
+        for r in run(jobs, None) {
+            r.unwrap();
+        }
+        let n: Vec<usize> = heard.iter().map(|h| h.load(Ordering::Relaxed)).collect();
+        assert_eq!(n[..3].iter().filter(|&&x| x > 0).count(), 1, "{n:?}");
+        assert!(n[3] > 0, "{n:?}");
+    }
+
     fn json(r: Result<Report, SimError>) -> String {
         let mut r = r.unwrap();
         r.sim.wall_s = 0.0;
