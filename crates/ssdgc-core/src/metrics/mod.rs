@@ -2,6 +2,7 @@
 
 pub mod breakdown;
 pub mod figures;
+pub mod headline;
 pub mod report;
 mod responses;
 mod series;
