@@ -56,11 +56,15 @@ def latency_cdf(
     if kind not in ("all", "read", "write"):
         raise ValueError("kind must be 'all', 'read' or 'write'")
     fig, ax = _axes(ax)
+    lowest = 0.5
     for r in _list(reports):
         xs, ys = tail_points(r._data, kind)
         ax.plot(xs, ys, marker="o", markersize=3, label=r.label)
+        lowest = min([lowest, *ys])
     ax.set_yscale("log")
-    ax.set_yticks(_TAIL_TICKS, _TAIL_LABELS)
+    ticks = [(t, s) for t, s in zip(_TAIL_TICKS, _TAIL_LABELS) if t >= lowest * 0.999]
+    ax.set_yticks([t for t, _ in ticks], [s for _, s in ticks])
+    ax.set_ylim(lowest * 0.7, 0.7)
     ax.minorticks_off()
     if xlog:
         ax.set_xscale("log")

@@ -374,9 +374,10 @@ def sweep(
     chunk: int = 1,
     on_error: str = "raise",
     progress: bool = True,
+    reports: bool = False,
     poll_s: float = 1.0,
     **run_kwargs: Any,
-) -> "pd.DataFrame":
+):
     """Runs every point of a parameter grid and returns a DataFrame with one row per point.
 
     Parameters
@@ -409,6 +410,11 @@ def sweep(
         ``error`` column. Failed points are never stored, so a later sweep tries them again.
     progress
         A progress bar over the points.
+    reports
+        Also return every point's :class:`ssdgc.Report`: the result is then
+        ``(frame, {key: Report})``.
+    poll_s
+        How often a submitit executor's jobs are polled, in seconds.
     run_kwargs
         :func:`ssdgc.run`'s arguments for every point (``precondition="fill"``,
         ``series_interval="100ms"`` …).
@@ -468,6 +474,12 @@ def sweep(
             f"{len(failed)} of {len(frame)} points failed; the first, {first['key']} "
             f"({_describe(first, list(grid or {}))}): {first['error']}"
         )
+    if reports:
+        return frame, {
+            p["key"]: Report.from_dict(results[p["key"]]["report"], label=p["key"])
+            for p in points
+            if "report" in results.get(p["key"], {})
+        }
     return frame
 
 
