@@ -22,11 +22,19 @@ PLANE_STATES = ("host", "gc", "wait_other_gc", "idle")
 PERCENTILES = (("p50", 0.5), ("p90", 0.1), ("p99", 0.01), ("p999", 1e-3), ("p9999", 1e-4))
 
 
-def tail_points(data: Dict[str, Any], kind: str = "all") -> Tuple[List[float], List[float]]:
-    """The latency tail of a report dict from its percentiles and maximum: response times (µs)
-    and the fraction of requests slower than each (a percentile a class has too few requests
-    for is left out)."""
+def tail_points(
+    data: Dict[str, Any], kind: str = "all", cdf: Optional[Tuple[Any, Any]] = None
+) -> Tuple[List[float], List[float]]:
+    """The latency tail of a report: response times (µs) and the fraction of requests slower
+    than each. From the run's whole distribution when ``cdf`` (``Report.latency_cdf``) is
+    given, else from the report's percentiles (a percentile a class has too few requests for
+    is left out); the last point is the maximum, at one request in the class."""
     lat = data["latency_us"][kind]
+    if cdf is not None and len(cdf[0]):
+        n = lat.get("count", 0) or 1
+        xs = [float(v) for v, s in zip(*cdf) if s < 1.0]
+        ys = [1.0 - float(s) for v, s in zip(*cdf) if s < 1.0]
+        return xs + [lat["max"]], ys + [1.0 / n]
     n = lat.get("count", 0) or 0
     xs, ys = [], []
     for key, frac in PERCENTILES:
@@ -100,6 +108,10 @@ class Report:
         self.config_toml = config_toml
         #: The name plots and tables give this run (the scheme unless set).
         self.label = label if label is not None else str(data.get("scheme", "run"))
+        #: The per-request log, a DataFrame, for runs made with ``record_requests=True``.
+        self.requests = None
+        #: The Parquet file of the per-request log, for runs made with ``record_requests=PATH``.
+        self.requests_path: Optional[str] = None
 
     @classmethod
     def _from_native(cls, native: Any, label: Optional[str] = None) -> "Report":
@@ -157,6 +169,37 @@ class Report:
             f"{d.get('requests', {}).get('total')} requests, mean {d['latency_us']['all']['mean']:.1f} us, "
             f"WAF {d['flash']['waf']:.3f}>"
         )
+
+    # --- the distribution --------------------------------------------------------------------
+
+    def has_cdf(self) -> bool:
+        """Whether the report holds the whole latency distribution (runs made from Python do;
+        a report read from the command's JSON has only its percentiles)."""
+        return self._native is not None
+
+    def latency_cdf(self, kind: str = "all"):
+        """The distribution of the response times as a CDF, from the run's HDR histogram (3
+        significant digits): ``(value_us, share)``, two numpy arrays, one point per non-empty
+        bucket, ``share`` the fraction of requests at or below ``value_us`` (the last point is
+        the exact maximum, share 1). ``kind``: ``"all"``, ``"read"`` or ``"write"``; a class
+        without requests gives empty arrays. The command writes the same points with
+        ``--cdf FILE``."""
+        import numpy as np
+
+        if kind not in ("all", "read", "write"):
+            raise ValueError("kind must be 'all', 'read' or 'write'")
+        if self._native is None:
+            raise ValueError(
+                "this report was read from JSON, which holds percentiles, not the distribution: "
+                "run it from Python, or write it with the command's --cdf FILE"
+            )
+        values, shares = self._native.latency_cdf(kind)
+        return np.asarray(values, dtype=float), np.asarray(shares, dtype=float)
+
+    def tail(self, kind: str = "all") -> Tuple[List[float], List[float]]:
+        """Response times (µs) and the fraction of requests slower than each: the whole
+        distribution when the report has it, else its percentiles and maximum."""
+        return tail_points(self._data, kind, self.latency_cdf(kind) if self.has_cdf() else None)
 
     # --- pandas views ------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from . import _native, _progress
+from . import _native, _progress, _requests
 from ._config import Config, as_config
 from ._report import Report, summary_row
 
@@ -73,6 +73,7 @@ def run(
     series_interval: Union[str, float, None] = None,
     series_window: Optional[int] = None,
     check: bool = False,
+    record_requests: Union[bool, PathLike] = False,
     progress: _progress.ProgressArg = True,
     label: Optional[str] = None,
 ) -> Report:
@@ -105,6 +106,13 @@ def run(
         window of N requests to the report (:meth:`Report.series`).
     check
         Check the FTL's invariants while running (slow).
+    record_requests
+        Keep the per-request log (the command's ``--latency-log``): True gives it as a DataFrame
+        in :attr:`Report.requests`, one row per completed request in completion order (columns
+        ``arrival_us``, ``completion_us``, ``op``, ``offset``, ``bytes``, ``response_us``, the
+        breakdown ``st_us`` … ``cngc_us``, and ``index``, the arrival order); a path streams it
+        to that Parquet file instead, batch by batch, for runs too long to hold (needs
+        ``pyarrow``).
     progress
         True: a progress bar (tqdm) once the run has taken a second; False: none; or a
         callable ``f(index, preconditioning, completed, expected, simulated_s)``.
@@ -140,12 +148,19 @@ def run(
         )
     )
     cb = _progress.callback(progress, [label or scheme or "run"])
+    log = _requests.Log(record_requests) if record_requests is not False else None
     try:
-        native = _native.run(cfg._native, keys, load, settings, int(seed), cb)
+        native = _native.run(cfg._native, keys, load, settings, int(seed), cb, log)
     finally:
         if isinstance(cb, _progress.Bars):
             cb.close()
-    return Report._from_native(native, label=label)
+        if log is not None:
+            log.close()
+    report = Report._from_native(native, label=label)
+    if log is not None:
+        report.requests = log.frame()
+        report.requests_path = log.path
+    return report
 
 
 def compare(

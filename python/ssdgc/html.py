@@ -18,7 +18,7 @@ import json
 from typing import Any, Dict, List, Optional, Sequence
 
 from . import _native
-from ._report import BREAKDOWN_PARTS, PLANE_STATES, Report, headline, tail_points
+from ._report import BREAKDOWN_PARTS, PLANE_STATES, Report, headline
 
 #: Names of the breakdown parts in charts (the PaGC paper's).
 BREAKDOWN_NAMES = {"st": "ST", "csgc": "CsGC", "cogc": "CoGC", "lc": "LC", "cngc": "CnGC"}
@@ -93,14 +93,16 @@ def _charts(reports: Sequence[Report]) -> List[Dict[str, Any]]:
 
     traces = []
     for r, name in zip(reports, labels):
-        xs, ys = tail_points(r._data)
-        traces.append({"type": "scatter", "mode": "lines+markers", "name": name, "x": xs, "y": ys})
+        xs, ys = r.tail()
+        mode = "lines" if r.has_cdf() else "lines+markers"
+        traces.append({"type": "scatter", "mode": mode, "name": name, "x": xs, "y": ys})
     charts.append(
         {
             "id": "latency-tail",
             "title": "Response time: the tail",
-            "note": "Fraction of requests slower than each response time, from the report's "
-            "percentiles (p50 … p99.99) and maximum; both axes logarithmic.",
+            "note": "Fraction of requests slower than each response time: the whole distribution "
+            "(HDR histogram) of runs made from Python, the percentiles (p50 … p99.99) and maximum "
+            "of reports read from JSON (dots); both axes logarithmic.",
             "data": traces,
             "layout": {
                 "xaxis": {"title": {"text": "response time (µs)"}, "type": "log"},

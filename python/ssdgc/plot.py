@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
-from ._report import BREAKDOWN_PARTS, PLANE_STATES, Report, tail_points
+from ._report import BREAKDOWN_PARTS, PLANE_STATES, Report
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -52,14 +52,16 @@ def latency_cdf(
     requests slower than each response time (p50 at the top, p99.99 near the bottom), runs
     overlaid. ``kind`` is ``"all"``, ``"read"`` or ``"write"``.
 
-    The points are the report's percentiles (p50, p90, p99, p99.9, p99.99) and its maximum."""
+    The curve is the run's whole distribution (its HDR histogram, :meth:`Report.latency_cdf`)
+    for runs made from Python, and the report's percentiles (p50 … p99.99) and maximum, as dots,
+    for reports read from the command's JSON."""
     if kind not in ("all", "read", "write"):
         raise ValueError("kind must be 'all', 'read' or 'write'")
     fig, ax = _axes(ax)
     lowest = 0.5
     for r in _list(reports):
-        xs, ys = tail_points(r._data, kind)
-        ax.plot(xs, ys, marker="o", markersize=3, label=r.label)
+        xs, ys = r.tail(kind)
+        ax.plot(xs, ys, marker="o" if not r.has_cdf() else None, markersize=3, label=r.label)
         lowest = min([lowest, *ys])
     ax.set_yscale("log")
     ticks = [(t, s) for t, s in zip(_TAIL_TICKS, _TAIL_LABELS) if t >= lowest * 0.999]

@@ -28,8 +28,15 @@ def test_latency_cdf_overlays_runs_on_a_log_tail(runs, artifacts):
     ax = fig.axes[0]
     assert ax.get_yscale() == "log" and ax.get_xscale() == "log"
     assert [line.get_label() for line in ax.get_lines()] == ["baseline", "pagc-blind", "zero"]
+    # The whole distribution of a run made from Python.
     xs, ys = ax.get_lines()[0].get_data()
+    values, shares = runs[0].latency_cdf()
     d = runs[0].to_dict()["latency_us"]["all"]
+    assert list(xs[:-1]) == list(values[:-1]) and list(ys[:-1]) == list(1 - shares[:-1])
+    assert xs[-1] == d["max"] and ys[-1] == 1 / d["count"]
+    # The percentiles of a report read from the command's JSON.
+    loaded = ssdgc.Report.from_dict(runs[0].to_dict())
+    xs, ys = plot.latency_cdf([loaded]).axes[0].get_lines()[0].get_data()
     assert xs[0] == d["p50"] and ys[0] == 0.5 and xs[-1] == d["max"]
     fig.savefig(artifacts / "plot-latency-cdf.png")
     assert len(plot.latency_cdf(runs, kind="read").axes[0].get_lines()) == 3

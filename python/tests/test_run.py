@@ -75,20 +75,19 @@ def test_interpreter_is_released_while_a_run_goes_on(small):
 
     def work():
         started.set()
-        out["report"] = ssdgc.run(small, synthetic="count=300000", progress=False)
+        out["report"] = ssdgc.run(small, synthetic="count=3000000", progress=False)
         done.set()
 
     t = threading.Thread(target=work)
     t.start()
     started.wait()
-    time.sleep(0.05)  # the run is under way
     ticks, t0 = 0, time.monotonic()
     while not done.is_set():
         ticks += 1
         sum(range(50))
     elapsed = time.monotonic() - t0
     t.join()
-    assert out["report"].to_dict()["requests"]["total"] == 300000
+    assert out["report"].to_dict()["requests"]["total"] == 3000000
     # Holding the interpreter, the run would have let this loop make (almost) no step at all.
     assert elapsed > 0.2, f"the run was too short to tell ({elapsed:.3f} s)"
     assert ticks > 10_000 * elapsed, f"{ticks} steps in {elapsed:.2f} s"
@@ -186,3 +185,59 @@ def test_help_is_useful():
         assert word in doc
     assert "Config.preset" in ssdgc.Config.__doc__
     assert ssdgc.Config.from_toml.__doc__ and ssdgc.Report.summary.__doc__
+
+
+def test_per_request_log_equals_the_commands_latency_log(cli, small, tmp_path):
+    log = tmp_path / "log.csv"
+    cli.run(["run", *set_args(), "--synthetic", "count=3000,read=0.4,size=exp:8KiB", "--latency-log", str(log),
+             "--json", "-q"])
+    expected = pd.read_csv(log)
+    r = ssdgc.run(small, synthetic="count=3000,read=0.4,size=exp:8KiB", record_requests=True, progress=False)
+    got = r.requests
+    assert list(got.columns) == list(expected.columns)
+    assert len(got) == len(expected) == r.to_dict()["requests"]["total"]
+    for c in expected.columns:
+        if c == "op":
+            assert list(got[c].astype(str)) == list(expected[c])
+        else:
+            assert list(got[c]) == pytest.approx(list(expected[c]), rel=0, abs=5e-4), c
+    # The log and the report agree.
+    assert got["response_us"].mean() == pytest.approx(r.to_dict()["latency_us"]["all"]["mean"], rel=1e-12)
+    parts = got[["st_us", "csgc_us", "cogc_us", "lc_us", "cngc_us"]].sum(axis=1)
+    assert (parts - got["response_us"]).abs().max() < 1e-6
+    assert sorted(got["index"]) == list(range(3000))
+
+
+def test_per_request_log_streams_to_parquet(small, tmp_path):
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "requests.parquet"
+    # More requests than one batch, so that several batches are written.
+    r = ssdgc.run(small, synthetic="count=150000", record_requests=path, progress=False)
+    assert r.requests is None and r.requests_path == str(path)
+    table = pq.read_table(path)
+    assert table.num_rows == 150000
+    assert table.column_names[:3] == ["arrival_us", "completion_us", "op"]
+    frame = table.to_pandas()
+    assert frame["response_us"].mean() == pytest.approx(r.to_dict()["latency_us"]["all"]["mean"], rel=1e-12)
+    assert sorted(frame["index"]) == list(range(150000))
+
+
+def test_latency_cdf_equals_the_commands_cdf(cli, small, tmp_path):
+    out = tmp_path / "cdf.csv"
+    cli.run(["run", *set_args(), "--synthetic", "count=4000,read=0.3", "--cdf", str(out), "--json", "-q"])
+    expected = pd.read_csv(out)
+    r = ssdgc.run(small, synthetic="count=4000,read=0.3", progress=False)
+    for kind in ("all", "read", "write"):
+        values, shares = r.latency_cdf(kind)
+        e = expected[expected["class"] == kind]
+        assert list(values) == list(e["value_us"]) and list(shares) == list(e["share"])
+        lat = r.to_dict()["latency_us"][kind]
+        assert values[-1] == lat["max"] and shares[-1] == 1.0
+        assert values[(shares >= 0.99).argmax()] == lat["p99"]
+    xs, ys = r.tail()
+    assert xs[-1] == r.to_dict()["latency_us"]["all"]["max"] and ys[-1] == 1 / 4000
+    loaded = ssdgc.Report.from_dict(r.to_dict())
+    with pytest.raises(ValueError, match="--cdf"):
+        loaded.latency_cdf()
+    assert len(loaded.tail()[0]) == 5  # p50 … p99.9 (p99.99 needs 10,000 requests) and the maximum

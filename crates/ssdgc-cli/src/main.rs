@@ -10,8 +10,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ssdgc_core::metrics::headline::HEADLINE;
 use ssdgc_core::metrics::report::COMPARE_SCHEMA;
+use ssdgc_core::metrics::request_log::{CsvLog, SharedSink};
 use ssdgc_core::setup::{self, KeyOptions, RunSettings, WorkloadSpec};
-use ssdgc_core::{Config, ConfigBuilder, Report};
+use ssdgc_core::{Config, ConfigBuilder, Report, Simulator};
 
 #[derive(Parser)]
 #[command(
@@ -111,6 +112,14 @@ struct Common {
     /// Add latency per window of this many consecutive requests to the report.
     #[arg(long, value_name = "N")]
     series_window: Option<u64>,
+    /// Write every completed request to FILE as CSV (arrival, completion, op, offset, bytes,
+    /// response time and its breakdown; docs/report-schema.md "Per-request log").
+    #[arg(long, value_name = "FILE")]
+    latency_log: Option<PathBuf>,
+    /// Write the distribution of response times to FILE as CSV: per class (all, read, write) one
+    /// line per histogram bucket with its value in µs and the share of requests at or below it.
+    #[arg(long, value_name = "FILE")]
+    cdf: Option<PathBuf>,
     /// Print the effective configuration as TOML and exit.
     #[arg(long)]
     dump_config: bool,
@@ -340,6 +349,44 @@ fn progress_to(
     }
 }
 
+/// The per-request log of a run (`--latency-log FILE`), attached to its simulator.
+type Log = (
+    PathBuf,
+    SharedSink<CsvLog<std::io::BufWriter<std::fs::File>>>,
+);
+
+/// Creates the `--latency-log` file, if asked for, and attaches it to `sim`.
+fn attach_log(c: &Common, sim: &mut Simulator) -> Result<Option<Log>, UserError> {
+    let Some(path) = &c.latency_log else {
+        return Ok(None);
+    };
+    let file = std::fs::File::create(path).map_err(|e| {
+        UserError(format!(
+            "--latency-log {}: cannot create: {e}",
+            path.display()
+        ))
+    })?;
+    let shared = SharedSink::new(CsvLog::new(std::io::BufWriter::new(file)));
+    sim.set_request_sink(Box::new(shared.clone()));
+    Ok(Some((path.clone(), shared)))
+}
+
+/// Writes out a finished run's per-request log.
+fn finish_log(log: Option<Log>) -> Result<(), UserError> {
+    if let Some((path, shared)) = log {
+        let log = shared
+            .into_inner()
+            .expect("the simulator has dropped its handle to the log");
+        log.finish().map_err(|e| {
+            UserError(format!(
+                "--latency-log {}: cannot write: {e}",
+                path.display()
+            ))
+        })?;
+    }
+    Ok(())
+}
+
 /// Runs one simulation, with a progress bar on a terminal once it has taken a second.
 fn simulate(
     c: &Common,
@@ -347,17 +394,14 @@ fn simulate(
     label: &str,
     bar: Option<ProgressBar>,
 ) -> Result<Report, UserError> {
+    let mut sim = setup::simulator(cfg, &workload_spec(c), &run_settings(c), c.seed)?;
+    let log = attach_log(c, &mut sim)?;
     let mut progress = progress_to(bar.clone(), label.to_string());
-    let report = setup::run(
-        cfg,
-        &workload_spec(c),
-        &run_settings(c),
-        c.seed,
-        &mut progress,
-    )?;
+    let report = sim.run_with_progress(&mut progress)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    finish_log(log)?;
     Ok(report)
 }
 
@@ -384,6 +428,9 @@ fn run(a: RunArgs) -> Result<(), UserError> {
     }
     let multi = indicatif::MultiProgress::new();
     let report = simulate(c, &cfg, &cfg.gc.scheme, progress_bar(c, &multi))?;
+    if let Some(path) = &c.cdf {
+        write_cdf(path, &[(report.scheme.as_str(), &report)], false)?;
+    }
     if c.json {
         print_out(&format!("{}\n", report.to_json()))
     } else {
@@ -393,6 +440,11 @@ fn run(a: RunArgs) -> Result<(), UserError> {
 
 fn compare(a: CompareArgs) -> Result<(), UserError> {
     let c = &a.common;
+    if c.latency_log.is_some() && a.gc.len() > 1 {
+        return Err(UserError(
+            "--latency-log writes the log of one run: use it with run, or with compare of one scheme".into(),
+        ));
+    }
     let mut configs = Vec::new();
     for g in &a.gc {
         configs.push(build_config(c, Some(g))?);
@@ -402,15 +454,35 @@ fn compare(a: CompareArgs) -> Result<(), UserError> {
     }
     let multi = indicatif::MultiProgress::new();
     let bars: Vec<Option<ProgressBar>> = configs.iter().map(|_| progress_bar(c, &multi)).collect();
-    let results = setup::run_each(&configs, &workload_spec(c), &run_settings(c), c.seed, |i| {
-        progress_to(bars[i].clone(), configs[i].gc.scheme.clone())
-    });
+    let logs: Vec<std::sync::Mutex<Option<Log>>> = configs
+        .iter()
+        .map(|_| std::sync::Mutex::new(None))
+        .collect();
+    let results = setup::run_each(
+        &configs,
+        &workload_spec(c),
+        &run_settings(c),
+        c.seed,
+        |i| progress_to(bars[i].clone(), configs[i].gc.scheme.clone()),
+        |i, sim| {
+            let log = attach_log(c, sim).map_err(|UserError(m)| m)?;
+            *logs[i].lock().unwrap_or_else(|e| e.into_inner()) = log;
+            Ok(())
+        },
+    );
     for bar in bars.into_iter().flatten() {
         bar.finish_and_clear();
+    }
+    for log in logs {
+        finish_log(log.into_inner().unwrap_or_else(|e| e.into_inner()))?;
     }
     let mut reports = Vec::new();
     for r in results {
         reports.push(r?);
+    }
+    if let Some(path) = &c.cdf {
+        let runs: Vec<(&str, &Report)> = reports.iter().map(|r| (r.scheme.as_str(), r)).collect();
+        write_cdf(path, &runs, true)?;
     }
     if c.json {
         #[derive(serde::Serialize)]
@@ -428,6 +500,41 @@ fn compare(a: CompareArgs) -> Result<(), UserError> {
         ))
     } else {
         print_out(&compare_table(&reports))
+    }
+}
+
+/// Writes the CDFs of `runs` to `path` as CSV: `class,value_us,share`, with a leading `run`
+/// column (the run's label) when `labelled`.
+fn write_cdf(
+    path: &std::path::Path,
+    runs: &[(&str, &Report)],
+    labelled: bool,
+) -> Result<(), UserError> {
+    use ssdgc_core::metrics::LatencyClass;
+    let err = |e: std::io::Error| UserError(format!("--cdf {}: {e}", path.display()));
+    let file = std::fs::File::create(path).map_err(err)?;
+    let mut out = std::io::BufWriter::new(file);
+    let head = if labelled { "run," } else { "" };
+    writeln!(out, "{head}class,value_us,share").map_err(err)?;
+    for (label, r) in runs {
+        for class in LatencyClass::ALL {
+            for p in r.latency_cdf(class) {
+                if labelled {
+                    write!(out, "{},", csv_field(label)).map_err(err)?;
+                }
+                writeln!(out, "{},{},{}", class.name(), p.value_us, p.share).map_err(err)?;
+            }
+        }
+    }
+    out.flush().map_err(err)
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
     }
 }
 

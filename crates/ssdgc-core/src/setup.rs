@@ -208,6 +208,19 @@ impl RunSettings {
     }
 }
 
+/// The simulator of one run of `workload` on `cfg`, ready to run; a caller attaches what it
+/// needs first (a per-request log: [`Simulator::set_request_sink`]).
+pub fn simulator(
+    cfg: &Config,
+    workload: &WorkloadSpec,
+    settings: &RunSettings,
+    seed: u64,
+) -> Result<Simulator, String> {
+    let opts = settings.options(cfg, seed)?;
+    let wl = workload.build(cfg, seed)?;
+    Simulator::new(cfg, wl, opts).map_err(|e| e.to_string())
+}
+
 /// Runs one simulation of `workload` on `cfg`, calling `progress` now and then.
 pub fn run(
     cfg: &Config,
@@ -216,33 +229,40 @@ pub fn run(
     seed: u64,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<Report, String> {
-    let opts = settings.options(cfg, seed)?;
-    let wl = workload.build(cfg, seed)?;
-    let sim = Simulator::new(cfg, wl, opts).map_err(|e| e.to_string())?;
-    sim.run_with_progress(progress).map_err(|e| e.to_string())
+    simulator(cfg, workload, settings, seed)?
+        .run_with_progress(progress)
+        .map_err(|e| e.to_string())
 }
 
 /// Runs one simulation per configuration, all on the same workload, settings and seed, side by
-/// side on scoped threads; `progress(i)` makes the progress callback of the i-th. The results come
+/// side on scoped threads. `progress(i)` makes the progress callback of the i-th; `attach(i, sim)`
+/// is called with its simulator before it runs (to set a per-request log, say). The results come
 /// in the configurations' order.
-pub fn run_each<P, F>(
+pub fn run_each<P, F, A>(
     configs: &[Config],
     workload: &WorkloadSpec,
     settings: &RunSettings,
     seed: u64,
     progress: F,
+    attach: A,
 ) -> Vec<Result<Report, String>>
 where
     P: FnMut(Progress) + Send,
     F: Fn(usize) -> P,
+    A: Fn(usize, &mut Simulator) -> Result<(), String> + Sync,
 {
+    let attach = &attach;
     std::thread::scope(|s| {
         let handles: Vec<_> = configs
             .iter()
             .enumerate()
             .map(|(i, cfg)| {
                 let mut p = progress(i);
-                s.spawn(move || run(cfg, workload, settings, seed, &mut p))
+                s.spawn(move || {
+                    let mut sim = simulator(cfg, workload, settings, seed)?;
+                    attach(i, &mut sim)?;
+                    sim.run_with_progress(&mut p).map_err(|e| e.to_string())
+                })
             })
             .collect();
         handles
@@ -363,7 +383,7 @@ mod tests {
             ..WorkloadSpec::default()
         };
         let s = RunSettings::default();
-        let together = run_each(&configs, &w, &s, 7, |_| |_: Progress| {});
+        let together = run_each(&configs, &w, &s, 7, |_| |_: Progress| {}, |_, _| Ok(()));
         for (cfg, r) in configs.iter().zip(together) {
             let mut r = r.unwrap();
             let mut alone = run(cfg, &w, &s, 7, &mut |_| {}).unwrap();

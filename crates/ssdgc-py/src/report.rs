@@ -1,7 +1,10 @@
 //! `NativeReport`: one run's report, as the core made it, and the configuration it ran.
 
 use pyo3::prelude::*;
+use ssdgc_core::metrics::LatencyClass;
 use ssdgc_core::Report;
+
+use crate::error;
 
 /// One run's report (`ssdgc-report/2`) and the configuration it ran; `ssdgc.Report` wraps it.
 #[pyclass(module = "ssdgc._native", frozen)]
@@ -26,6 +29,21 @@ impl NativeReport {
     /// The headline figures, `(key, value)` in the order of `headline_figures()`.
     fn headline(&self) -> Vec<(&'static str, f64)> {
         self.report.headline()
+    }
+
+    /// The distribution of the response times of `kind` (`all`, `read`, `write`) as a CDF from
+    /// the run's HDR histogram: response times in µs, and the share of requests at or below each
+    /// (`Report::latency_cdf` of the core).
+    fn latency_cdf(&self, kind: &str) -> PyResult<(Vec<f64>, Vec<f64>)> {
+        let class = LatencyClass::ALL
+            .into_iter()
+            .find(|c| c.name() == kind)
+            .ok_or_else(|| error(format!("kind '{kind}': use all, read or write")))?;
+        let points = self.report.latency_cdf(class);
+        Ok((
+            points.iter().map(|p| p.value_us).collect(),
+            points.iter().map(|p| p.share).collect(),
+        ))
     }
 
     /// The effective configuration of the run as TOML (`--dump-config` of the same run).
