@@ -340,7 +340,8 @@ def _execute(executor: Any, chunks: List[List[Dict[str, Any]]], poll_s: float):
 # --- the sweep --------------------------------------------------------------------------------
 
 
-def _frame(points: List[Dict[str, Any]], results: Dict[str, Dict[str, Any]], computed: set, names: List[str]):
+def _frame(points: List[Dict[str, Any]], results: Dict[str, Dict[str, Any]], computed: set):
+    """One row per point: its values, key, whether it was computed now, its summary, its error."""
     import pandas as pd
 
     rows = []
@@ -359,8 +360,7 @@ def _frame(points: List[Dict[str, Any]], results: Dict[str, Dict[str, Any]], com
         else:
             row["error"] = res.get("error")
         rows.append(row)
-    frame = pd.DataFrame(rows)
-    return frame
+    return pd.DataFrame(rows)
 
 
 def sweep(
@@ -466,7 +466,7 @@ def sweep(
     finally:
         if bar is not None:
             bar.close()
-    frame = _frame(points, results, computed, list(grid or {}))
+    frame = _frame(points, results, computed)
     failed = frame[frame["error"].notna()]
     if on_error == "raise" and len(failed):
         first = failed.iloc[0]
@@ -496,12 +496,7 @@ def load_sweep(store: PathLike, reports: bool = False):
     if not found and not os.path.isdir(st.dir):
         raise FileNotFoundError(f"no sweep store at {st.dir}")
     points = [{"key": k, "point": r["point"], "spec": r.get("spec")} for k, r in found.items()]
-    names: List[str] = []
-    for p in points:
-        for n in p["point"]:
-            if n not in ("workload", "seed") and n not in names:
-                names.append(n)
-    frame = _frame(points, found, set(), names)
+    frame = _frame(points, found, set())
     if not reports:
         return frame
     return frame, {k: Report.from_dict(r["report"], label=k) for k, r in found.items()}

@@ -393,4 +393,25 @@ mod tests {
             assert_eq!(r.seed, 7);
         }
     }
+
+    #[test]
+    fn every_headline_figure_is_a_number_of_the_report() {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set("geometry.blocks_per_plane=64").unwrap();
+        let cfg = config(b, &KeyOptions::default()).unwrap();
+        let w = WorkloadSpec {
+            synthetic: Some("count=2000,read=0.3".into()),
+            ..WorkloadSpec::default()
+        };
+        let r = run(&cfg, &w, &RunSettings::default(), 1, &mut |_| {}).unwrap();
+        let h = r.headline();
+        assert_eq!(h.len(), crate::metrics::headline::HEADLINE.len());
+        for (k, v) in &h {
+            assert!(v.is_finite(), "{k} = {v}");
+        }
+        assert_eq!(h[0], ("mean_us", r.latency_us.all.mean));
+        assert_eq!(h[8], ("waf", r.flash.waf));
+        assert_eq!(h[10], ("gc_time_ms", r.gc.total_time_us / 1e3));
+        assert_eq!(h[12], ("erase_max", r.wear.erase_max as f64));
+    }
 }

@@ -166,7 +166,7 @@ impl Columns {
 /// What the simulation thread tells the waiting caller.
 enum Event<T> {
     /// A batch of the per-request log.
-    Batch(Columns),
+    Batch(Box<Columns>),
     /// The work is over (or panicked).
     Done(std::thread::Result<T>),
 }
@@ -183,7 +183,7 @@ impl<T: Send> ssdgc_core::metrics::request_log::RequestSink for BatchSink<T> {
         self.batch.push(r);
         if self.batch.len() >= BATCH {
             let full = std::mem::take(&mut self.batch);
-            let _ = self.tx.send(Event::Batch(full));
+            let _ = self.tx.send(Event::Batch(Box::new(full)));
         }
     }
 }
@@ -191,7 +191,7 @@ impl<T: Send> ssdgc_core::metrics::request_log::RequestSink for BatchSink<T> {
 impl<T: Send> Drop for BatchSink<T> {
     fn drop(&mut self) {
         if self.batch.len() > 0 {
-            let _ = self.tx.send(Event::Batch(std::mem::take(&mut self.batch)));
+            let _ = self.tx.send(Event::Batch(Box::new(std::mem::take(&mut self.batch))));
         }
     }
 }
@@ -284,7 +284,7 @@ fn supervise<T: Send + 'static>(
                 };
                 let r = Python::attach(|py| -> PyResult<()> {
                     if let (Some(b), Some(f)) = (batch, &requests) {
-                        f.call1(py, (b.into_dict(py)?,))?;
+                        f.call1(py, ((*b).into_dict(py)?,))?;
                     }
                     if !tick {
                         return Ok(());
