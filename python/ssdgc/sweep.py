@@ -72,6 +72,20 @@ def _workload(w: Any) -> Tuple[str, Dict[str, Any], Dict[str, Any]]:
     return label, w, ident
 
 
+def _plain(v: Any) -> Any:
+    """A grid value as plain JSON data (numpy scalars become Python numbers)."""
+    if hasattr(v, "item") and callable(v.item) and not isinstance(v, (str, bytes)):
+        try:
+            return v.item()
+        except (TypeError, ValueError):
+            return v
+    if isinstance(v, Mapping):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
 def _point_key(spec: Dict[str, Any]) -> str:
     text = json.dumps(spec, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
@@ -98,9 +112,11 @@ def plan(
             )
         if isinstance(grid[k], (str, bytes)) or not isinstance(grid[k], Iterable):
             raise TypeError(f"grid[{k!r}] must be a list of values")
-        grid[k] = list(grid[k])
+        grid[k] = [_plain(v) for v in grid[k]]
     if "seed" in run_kwargs or "seed" in grid:
         raise TypeError("seeds are given by seeds=[...]")
+    seeds = [int(x) for x in seeds]
+    workloads = list(workloads)
     if not seeds:
         raise ValueError("seeds is empty")
     if not workloads:
@@ -117,7 +133,7 @@ def plan(
             cfg = configs.get(ck)
             if cfg is None:
                 cfg = configs[ck] = base.update(settings)
-            args = dict(run_kwargs)
+            args = {k: _plain(v) for k, v in run_kwargs.items()}
             args.update({k: v for k, v in chosen.items() if "." not in k})
             args.update(wargs)
             keys, load, opts = split_args(args)
@@ -443,7 +459,9 @@ def sweep(
             todo.append(p)
     by_key = {p["key"]: p for p in todo}
     computed: set = set()
-    chunks = [todo[i : i + chunk] for i in range(0, len(todo), chunk)]
+    # Workers get what they run: the key and the spec.
+    tasks = [{"key": p["key"], "spec": p["spec"]} for p in todo]
+    chunks = [tasks[i : i + chunk] for i in range(0, len(tasks), chunk)]
     bar = None
     if progress and todo:
         from tqdm.auto import tqdm

@@ -222,3 +222,12 @@ def test_sweep_command_with_a_bad_spec(tmp_path):
     spec.write_text("[grid\n")
     p = subprocess.run([sys.executable, "-m", "ssdgc", "sweep", str(spec), "-q"], capture_output=True, text=True)
     assert p.returncode == 2 and f"{spec}:1:" in p.stderr
+
+
+def test_numpy_values_in_a_grid(tmp_path):
+    import numpy as np
+
+    frame = ssdgc.sweep(small_base(), {"gc.threshold": np.array([0.03, 0.05]), "queue_depth": np.array([8])},
+                        workloads=WORKLOADS, seeds=np.array([1]), store=tmp_path, executor=1, progress=False)
+    assert list(frame["gc.threshold"]) == [0.03, 0.05] and list(frame["queue_depth"]) == [8, 8]
+    assert frame["computed"].all() and len(Store(tmp_path).load()) == 2
