@@ -11,7 +11,6 @@ recomputed: only the points whose key is not in the store run.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import hashlib
 import itertools
 import json
@@ -233,6 +232,8 @@ def _kind(executor: Any) -> str:
         return "dask"
     if module.split(".")[0] == "submitit":
         return "submitit"
+    import concurrent.futures as cf
+
     if isinstance(executor, cf.Executor):
         return "futures"
     raise TypeError(
@@ -242,7 +243,9 @@ def _kind(executor: Any) -> str:
     )
 
 
-def _futures(pool: cf.Executor, chunks: List[List[Dict[str, Any]]]):
+def _futures(pool: Any, chunks: List[List[Dict[str, Any]]]):
+    import concurrent.futures as cf
+
     futures = [pool.submit(run_points, c) for c in chunks]
     for fut in cf.as_completed(futures):
         yield fut.result()
@@ -342,6 +345,8 @@ def _execute(executor: Any, chunks: List[List[Dict[str, Any]]], poll_s: float):
         workers = executor if isinstance(executor, int) else (os.cpu_count() or 1)
         yield from _local(chunks, max(1, min(workers, len(chunks))))
     elif kind == "threads":
+        import concurrent.futures as cf
+
         # Runs release the interpreter, so threads run them in parallel too.
         with cf.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
             yield from _futures(pool, chunks)

@@ -191,7 +191,9 @@ impl<T: Send> ssdgc_core::metrics::request_log::RequestSink for BatchSink<T> {
 impl<T: Send> Drop for BatchSink<T> {
     fn drop(&mut self) {
         if self.batch.len() > 0 {
-            let _ = self.tx.send(Event::Batch(Box::new(std::mem::take(&mut self.batch))));
+            let _ = self
+                .tx
+                .send(Event::Batch(Box::new(std::mem::take(&mut self.batch))));
         }
     }
 }
