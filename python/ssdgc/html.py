@@ -34,7 +34,8 @@ _STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em auto;
        max-width: 1200px; padding: 0 1em; color: #222; }
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; }
-table { border-collapse: collapse; font-size: 0.9em; margin: 0.5em 0; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0; }
+.scroll { overflow-x: auto; }
 th, td { border: 1px solid #ddd; padding: 0.25em 0.6em; text-align: right; }
 th:first-child, td:first-child, td.text { text-align: left; }
 thead th { background: #f3f3f3; }
@@ -259,8 +260,8 @@ def _headline_table(reports: Sequence[Report]) -> str:
             f"<td class=text>{_e(d.get('victim'))}</td><td>{_num(d['requests']['total'])}</td>{cells}</tr>"
         )
     return (
-        "<table><thead><tr><th>run</th><th>scheme</th><th>victim</th><th>requests</th>"
-        f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        "<div class=scroll><table><thead><tr><th>run</th><th>scheme</th><th>victim</th><th>requests</th>"
+        f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
 
 
