@@ -21,6 +21,7 @@ use crate::host::frontend::{FrontEnd, Io};
 use crate::host::Workload;
 use crate::metrics::figures::{DriveFigures, DriveWork, HostFigures, RunFigures};
 use crate::metrics::report::{self, ArrayInfo, BufferReport, DriveInfo, Report, WorkloadInfo};
+use crate::metrics::request_log::RequestSink;
 use crate::units::SimTime;
 use ssdgc_workload::WorkloadError;
 
@@ -179,6 +180,30 @@ impl Simulator {
     /// `drive`.
     pub fn set_scheme(&mut self, drive: usize, scheme: Box<dyn scheme::GcScheme>) {
         self.drives[drive].set_scheme(scheme);
+    }
+
+    /// Hands every completed request to `sink` (the per-request log, [`crate::metrics::request_log`]);
+    /// replaces any sink set before. Set it before the run starts.
+    ///
+    /// ```
+    /// use ssdgc_core::host::Workload;
+    /// use ssdgc_core::metrics::request_log::RequestRecord;
+    /// use ssdgc_core::{ConfigBuilder, RunOptions, Simulator};
+    ///
+    /// let cfg = ConfigBuilder::preset("default").unwrap().build().unwrap();
+    /// let wl = Workload::synthetic("count=100", 1 << 30, 1).unwrap();
+    /// let mut opts = RunOptions::from_config(&cfg, 1).unwrap();
+    /// opts.precondition = ssdgc_core::ageing::Precondition::None;
+    /// let mut sim = Simulator::new(&cfg, wl, opts).unwrap();
+    /// let (tx, rx) = std::sync::mpsc::channel::<RequestRecord>();
+    /// sim.set_request_sink(Box::new(tx));
+    /// let report = sim.run().unwrap();
+    /// let records: Vec<RequestRecord> = rx.try_iter().collect();
+    /// assert_eq!(records.len() as u64, report.requests.total);
+    /// assert!(records.iter().all(|r| r.breakdown.total() == r.response()));
+    /// ```
+    pub fn set_request_sink(&mut self, sink: Box<dyn RequestSink>) {
+        self.front.request_sink = Some(sink);
     }
 
     /// Preconditions the drives as the options say, once (later calls do nothing), with no

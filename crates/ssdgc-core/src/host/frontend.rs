@@ -19,6 +19,7 @@ use crate::drive::{Drive, PageDone};
 use crate::engine::{Event, EventQueue};
 use crate::gc::scheme::Command;
 use crate::metrics::breakdown::Breakdown;
+use crate::metrics::request_log::{RequestRecord, RequestSink};
 use crate::metrics::{Responses, Series};
 use crate::sim::SimError;
 use crate::units::{Lpn, SimTime};
@@ -48,6 +49,9 @@ struct Req {
     write: bool,
     /// The drives it has a piece on (bit `d` = drive `d`).
     drives: u64,
+    /// Its first byte and length, as the workload gave them (for the per-request log).
+    offset: u64,
+    bytes: u64,
 }
 
 /// Counters of the requests at the front end.
@@ -103,6 +107,8 @@ pub(crate) struct FrontEnd {
     at_once: Vec<u32>,
     /// Scratch of `admit`: the first page of the request being admitted on each drive.
     piece_first: Vec<Lpn>,
+    /// The per-request log's sink, when one is set.
+    pub request_sink: Option<Box<dyn RequestSink>>,
 }
 
 impl FrontEnd {
@@ -146,6 +152,7 @@ impl FrontEnd {
             buffer_latency: cfg.buffer.latency.0,
             at_once: vec![0; drives],
             piece_first: vec![0; drives],
+            request_sink: None,
             stripe,
         }
     }
@@ -296,6 +303,8 @@ impl FrontEnd {
             pending: npages as u32,
             write: rec.op == Op::Write,
             drives: 0,
+            offset: rec.offset,
+            bytes: rec.len,
         };
         let id = match self.free_reqs.pop() {
             Some(i) => {
@@ -560,6 +569,17 @@ impl FrontEnd {
         // The request's parts: its last page's, plus its wait for a device-queue slot.
         bd.cngc += r.admitted - r.arrival;
         let (write, arrival, index) = (r.write, r.arrival, r.index);
+        if let Some(sink) = self.request_sink.as_mut() {
+            sink.record(&RequestRecord {
+                index,
+                arrival,
+                completion: io.now,
+                op: if write { Op::Write } else { Op::Read },
+                offset: r.offset,
+                bytes: r.bytes,
+                breakdown: bd,
+            });
+        }
         self.stats.requests.record(lat, write, &bd);
         if let Some(s) = self.stats.by_time.as_mut() {
             s.add(arrival, lat);

@@ -1,12 +1,16 @@
 //! Measurements: latency distributions and the run report.
 
 pub mod breakdown;
+pub mod cdf;
 pub mod figures;
+pub mod headline;
 pub mod report;
+pub mod request_log;
 mod responses;
 mod series;
 mod table;
 
+pub use cdf::{CdfPoint, LatencyCdfs, LatencyClass};
 pub use responses::{Responses, MARGINAL_RESPONSE};
 pub use series::{Series, SeriesPoint};
 

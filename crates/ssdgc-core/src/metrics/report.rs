@@ -6,7 +6,9 @@ use serde::Serialize;
 
 use super::breakdown::{self, BreakdownReport, DieClock, PlaneUtil};
 use super::figures::{DriveWork, RunFigures};
-use super::{LatencySummary, Responses, SeriesPoint, MARGINAL_RESPONSE};
+use super::{
+    CdfPoint, LatencyCdfs, LatencyClass, LatencySummary, Responses, SeriesPoint, MARGINAL_RESPONSE,
+};
 use crate::gc::preempt::{PreemptMode, Suspend};
 use crate::gc::schemes::GcAxes;
 use crate::gc::when::When;
@@ -54,6 +56,10 @@ pub struct Report {
     /// are the pieces of the array's requests that drive served.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drives: Option<Vec<Report>>,
+    /// The distribution of the response times as CDFs (all, reads, writes); not part of the JSON
+    /// report ([`Report::latency_cdf`]).
+    #[serde(skip)]
+    pub cdf: LatencyCdfs,
 }
 
 /// Latency series.
@@ -514,6 +520,14 @@ fn latencies(r: &Responses) -> Latencies {
     }
 }
 
+fn cdfs(r: &Responses) -> LatencyCdfs {
+    LatencyCdfs {
+        all: r.all.cdf(),
+        read: r.read.cdf(),
+        write: r.write.cdf(),
+    }
+}
+
 fn excess(r: &Responses) -> Excess {
     Excess {
         marginal_us: ns_to_us(MARGINAL_RESPONSE),
@@ -578,6 +592,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
             by_request: i.by_request.map(|x| x.points(1.0)),
         }),
         drives: None,
+        cdf: cdfs(host.requests),
     };
     if !several {
         return base;
@@ -612,6 +627,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
                 },
                 series: None,
                 drives: None,
+                cdf: cdfs(pieces.requests),
                 ..base.clone()
             }
         })
@@ -623,6 +639,14 @@ pub fn build(i: &RunFigures<'_>) -> Report {
 }
 
 impl Report {
+    /// The distribution of the response times of one class of requests (all, reads, writes) as
+    /// a CDF: one point per non-empty bucket of the HDR histogram, value in µs and the share of
+    /// requests at or below it ([`crate::metrics::cdf`]). In a drive's report of an array, of the
+    /// pieces it served.
+    pub fn latency_cdf(&self, class: LatencyClass) -> &[CdfPoint] {
+        self.cdf.get(class)
+    }
+
     /// The report as one JSON object.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a report always serialises")
