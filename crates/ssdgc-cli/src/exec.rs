@@ -1,19 +1,20 @@
-//! Running a command's runs: every point with every seed, on every core, each distinct aged drive
-//! aged once (`ssdgc_core::batch`), with the per-request logs, the aged-state files and the
-//! progress bars the options ask for.
+//! Running a command's runs: every point with every seed, each set up by `ssdgc_core::setup`
+//! (`setup::job`) and run by `ssdgc_core::batch` (on every core, each distinct drive aged once),
+//! with the per-request logs, the aged-state files and the progress bars the options ask for.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use ssdgc_core::ageing::AgedState;
-use ssdgc_core::batch::{self, Job};
+use ssdgc_core::batch;
 use ssdgc_core::metrics::request_log::{CsvLog, SharedSink};
+use ssdgc_core::setup::{self as core_setup, RunSettings};
 use ssdgc_core::{Report, Simulator};
 
 use crate::args::Common;
 use crate::plan::{Point, MAX_RUNS};
 use crate::progress::Bar;
-use crate::setup::{run_options, workload};
+use crate::setup::{run_settings, workload_spec};
 use crate::UserError;
 
 /// A per-request log written to a file, shared with the run that fills it.
@@ -135,20 +136,20 @@ pub fn execute(c: &Common, points: &[Point], runs: &[RunRef]) -> Result<Vec<Repo
             )))
         })
         .collect::<Result<_, UserError>>()?;
-    let build = |r: &RunRef| -> Result<Simulator, UserError> {
-        let p = &points[r.point];
-        let opts = run_options(c, &p.overrides, &p.cfg, r.seed)?;
-        let wl = workload(c, &p.cfg, r.seed)?;
-        Ok(Simulator::new(&p.cfg, wl, opts)?)
-    };
+    let workload = workload_spec(c);
+    let settings: Vec<RunSettings> = points
+        .iter()
+        .map(|p| run_settings(c, &p.overrides))
+        .collect();
     // An aged state to start from, or to keep: all runs must age alike.
     let mut preloaded = None;
     if c.load_state.is_some() || c.save_state.is_some() {
-        let first = build(&runs[0])?;
+        let p0 = runs[0].point;
+        let first = core_setup::simulator(&points[p0].cfg, &workload, &settings[p0], runs[0].seed)?;
         let key = first.ageing_key()?;
         for r in &runs[1..] {
             let p = &points[r.point];
-            let k = Job::key_of(&p.cfg, &run_options(c, &p.overrides, &p.cfg, r.seed)?)?;
+            let k = core_setup::check(&p.cfg, &workload, &settings[r.point], r.seed)?;
             if let Some(why) = k.mismatch(&key) {
                 let what = if c.load_state.is_some() {
                     "--load-state"
@@ -157,7 +158,7 @@ pub fn execute(c: &Common, points: &[Point], runs: &[RunRef]) -> Result<Vec<Repo
                 };
                 return Err(UserError(format!(
                     "{what} needs runs that age alike, but {} differs from {}: {why}",
-                    points[r.point].label, points[runs[0].point].label
+                    p.label, points[p0].label
                 )));
             }
         }
@@ -181,10 +182,6 @@ pub fn execute(c: &Common, points: &[Point], runs: &[RunRef]) -> Result<Vec<Repo
         .enumerate()
         .map(|(i, r)| {
             let p = &points[r.point];
-            let opts = run_options(c, &p.overrides, &p.cfg, r.seed)?;
-            let key = Job::key_of(&p.cfg, &opts)?;
-            // The workload is checked now (a missing trace is reported before any run).
-            workload(c, &p.cfg, r.seed)?;
             let sink = logs[i].as_ref().map(|(_, s)| s.clone());
             let label = if c.seeds > 1 {
                 format!("{} seed {}", p.label, r.seed)
@@ -192,21 +189,24 @@ pub fn execute(c: &Common, points: &[Point], runs: &[RunRef]) -> Result<Vec<Repo
                 p.label.clone()
             };
             let mut bar = Some(Bar::new(multi.as_ref(), &label));
-            Ok(Job {
-                key,
-                build: Box::new(move || {
-                    let mut sim = build(r).map_err(|e| ssdgc_core::SimError::Config(e.0))?;
+            core_setup::job(
+                &p.cfg,
+                &workload,
+                &settings[r.point],
+                r.seed,
+                move |sim: &mut Simulator| {
                     if let Some(s) = &sink {
                         sim.set_request_sink(Box::new(s.clone()));
                     }
-                    Ok(sim)
-                }),
-                progress: Some(Box::new(move |p| {
+                    Ok(())
+                },
+                Some(Box::new(move |p| {
                     if let Some(b) = bar.as_mut() {
                         b.update(p);
                     }
                 })),
-            })
+            )
+            .map_err(UserError)
         })
         .collect::<Result<Vec<_>, UserError>>()?;
     let results = batch::run(jobs, preloaded.as_ref());

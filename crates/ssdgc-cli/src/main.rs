@@ -4,7 +4,7 @@
 //! | module | role |
 //! |---|---|
 //! | [`args`] | the arguments (clap) |
-//! | [`setup`] | configuration layering, run options, workloads, `--dump-config` |
+//! | [`setup`] | a point's configuration layers, run settings and workload, for `ssdgc_core::setup` |
 //! | [`plan`] | the points of a command: `--gc` and `--vary` as a grid |
 //! | [`exec`] | running points × seeds on every core with shared ageing, logs, aged-state files |
 //! | [`progress`] | the progress bars |
@@ -161,11 +161,11 @@ fn list(what: ListWhat) -> Result<(), UserError> {
 
 /// With `--dry-run`: what would run, each run's configuration and workload checked.
 fn dry_run(c: &Common, points: &[Point], runs: &[exec::RunRef]) -> Result<(), UserError> {
+    let workload = setup::workload_spec(c);
     for r in runs {
         let p = &points[r.point];
-        let opts = setup::run_options(c, &p.overrides, &p.cfg, r.seed)?;
-        setup::workload(c, &p.cfg, r.seed)?;
-        ssdgc_core::batch::Job::key_of(&p.cfg, &opts)?;
+        let settings = setup::run_settings(c, &p.overrides);
+        ssdgc_core::setup::check(&p.cfg, &workload, &settings, r.seed)?;
     }
     let mut out = format!(
         "{} run{} ({} point{} × {} seed{}):\n",
@@ -236,7 +236,7 @@ fn run(a: RunArgs) -> Result<(), UserError> {
     let gc = a.gc.as_deref().map(str::trim);
     let points = plan::points(c, gc, &[])?;
     if c.dump_config {
-        return print_out(&setup::dump_config(&points[0].cfg));
+        return print_out(&ssdgc_core::setup::dump_config(&points[0].cfg));
     }
     let per_point = run_points(c, &points)?;
     if per_point.is_empty() {
@@ -267,7 +267,7 @@ fn compare(a: CompareArgs) -> Result<(), UserError> {
     let axes: Vec<Axis> = plan::axes(&a.gc, &a.vary)?;
     let points = plan::points(c, None, &axes)?;
     if c.dump_config {
-        return print_out(&setup::dump_config(&points[0].cfg));
+        return print_out(&ssdgc_core::setup::dump_config(&points[0].cfg));
     }
     let per_point = run_points(c, &points)?;
     if per_point.is_empty() {

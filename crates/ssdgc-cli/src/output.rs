@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use serde_json::Value;
+use ssdgc_core::metrics::headline::HEADLINE;
 use ssdgc_core::metrics::seeds::SeedsReport;
 use ssdgc_core::metrics::LatencyClass;
 use ssdgc_core::Report;
@@ -14,53 +15,15 @@ use crate::UserError;
 /// Widest table the comparison aims at: past it, runs become rows.
 pub const MAX_WIDTH: usize = 100;
 
-/// How a figure is printed.
-#[derive(Clone, Copy, PartialEq)]
-enum Kind {
-    /// A count.
-    Int,
-    /// One decimal.
-    F1,
-    /// Three decimals.
-    F3,
-}
-
-type Get = fn(&Report) -> f64;
-
-/// The comparison's figures: name, kind, value.
-const FIGURES: &[(&str, Kind, Get)] = &[
-    ("requests", Kind::Int, |r| r.requests.total as f64),
-    ("mean us", Kind::F1, |r| r.latency_us.all.mean),
-    ("p50 us", Kind::F1, |r| r.latency_us.all.p50),
-    ("p90 us", Kind::F1, |r| r.latency_us.all.p90),
-    ("p99 us", Kind::F1, |r| r.latency_us.all.p99),
-    ("p99.9 us", Kind::F1, |r| r.latency_us.all.p999),
-    ("p99.99 us", Kind::F1, |r| r.latency_us.all.p9999),
-    ("max us", Kind::F1, |r| r.latency_us.all.max),
-    ("read mean us", Kind::F1, |r| r.latency_us.read.mean),
-    ("read p99 us", Kind::F1, |r| r.latency_us.read.p99),
-    ("read p99.9 us", Kind::F1, |r| r.latency_us.read.p999),
-    ("write mean us", Kind::F1, |r| r.latency_us.write.mean),
-    ("write p99 us", Kind::F1, |r| r.latency_us.write.p99),
-    ("write p99.9 us", Kind::F1, |r| r.latency_us.write.p999),
-    ("WAF", Kind::F3, |r| r.flash.waf),
-    ("GC jobs", Kind::Int, |r| r.gc.invocations as f64),
-    ("GC time ms", Kind::F1, |r| r.gc.total_time_us / 1e3),
-    ("pages moved", Kind::Int, |r| r.flash.gc_pages_moved as f64),
-    ("blocks erased", Kind::Int, |r| r.flash.blocks_erased as f64),
-    ("erase max", Kind::Int, |r| r.wear.erase_max as f64),
-    ("over 30 ms", Kind::Int, |r| r.excess.requests as f64),
-];
-
-/// The figures of the transposed table (runs as rows), by name.
+/// The figures of the transposed table (runs as rows), by key.
 const COMPACT: &[&str] = &[
-    "mean us",
-    "p99 us",
-    "p99.9 us",
-    "read p99 us",
-    "write p99 us",
-    "WAF",
-    "GC jobs",
+    "mean_us",
+    "p99_us",
+    "p999_us",
+    "read_p99_us",
+    "write_p99_us",
+    "waf",
+    "gc_invocations",
 ];
 
 /// One run of the comparison: its label and its reports (one per seed, the first first).
@@ -70,33 +33,41 @@ pub struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// The figure's value: the first report's, or the mean over seeds with the 95 % half-width.
-    fn value(&self, get: Get) -> (f64, Option<f64>) {
-        if self.reports.len() == 1 {
-            return (get(&self.reports[0]), None);
-        }
-        let f = ssdgc_core::metrics::seeds::figure(self.reports.iter().map(get).collect());
-        (f.mean, Some(f.ci95_high - f.mean))
+    /// Each headline figure ([`HEADLINE`] order): the first report's, or the mean over seeds with
+    /// the 95 % half-width.
+    fn values(&self) -> Vec<(f64, Option<f64>)> {
+        let per_seed: Vec<Vec<(&str, f64)>> = self.reports.iter().map(Report::headline).collect();
+        (0..HEADLINE.len())
+            .map(|i| {
+                if per_seed.len() == 1 {
+                    return (per_seed[0][i].1, None);
+                }
+                let f =
+                    ssdgc_core::metrics::seeds::figure(per_seed.iter().map(|v| v[i].1).collect());
+                (f.mean, Some(f.ci95_high - f.mean))
+            })
+            .collect()
     }
 }
 
-fn cell(kind: Kind, (v, half): (f64, Option<f64>)) -> String {
+/// A value as a table shows it: with `decimals` (0: a count), ± the half-width over seeds when
+/// the seeds differ (a count then with one decimal).
+fn cell(decimals: usize, (v, half): (f64, Option<f64>)) -> String {
     // Every seed gave the same value.
     let half = half.filter(|&h| h != 0.0);
-    let kind = if half.is_some() && kind == Kind::Int {
-        Kind::F1
+    let decimals = if half.is_some() {
+        decimals.max(1)
     } else {
-        kind
+        decimals
     };
-    let s = match kind {
-        Kind::Int => format!("{}", v.round() as u64),
-        Kind::F1 => format!("{v:.1}"),
-        Kind::F3 => format!("{v:.3}"),
+    let s = if decimals == 0 {
+        format!("{}", v.round() as u64)
+    } else {
+        format!("{v:.decimals$}")
     };
-    match (half, kind) {
-        (Some(h), Kind::F3) => format!("{s}±{h:.3}"),
-        (Some(h), _) => format!("{s}±{h:.1}"),
-        (None, _) => s,
+    match half {
+        Some(h) => format!("{s}±{h:.decimals$}"),
+        None => s,
     }
 }
 
@@ -159,8 +130,8 @@ pub fn compare_table(runs: &[Run<'_>]) -> String {
         }
     }
     out.push_str(&format!(
-        "workload: {} ({})\n",
-        first.workload.name, first.workload.format
+        "workload: {} ({})\n{} requests; ",
+        first.workload.name, first.workload.format, first.requests.total
     ));
     let seeds = base.reports.len();
     if seeds > 1 {
@@ -175,26 +146,31 @@ pub fn compare_table(runs: &[Run<'_>]) -> String {
     }
     let any = |f: fn(&Report) -> u64| runs.iter().any(|r| r.reports.iter().any(|x| f(x) > 0));
     let (reads, writes) = (any(|r| r.requests.reads), any(|r| r.requests.writes));
-    let figures: Vec<&(&str, Kind, Get)> = FIGURES
-        .iter()
-        .filter(|(n, _, _)| {
-            (reads || !n.starts_with("read ")) && (writes || !n.starts_with("write "))
+    // The figures shown (a class of requests no run has is left out), as indices into HEADLINE.
+    let figures: Vec<usize> = (0..HEADLINE.len())
+        .filter(|&i| match HEADLINE[i].class() {
+            Some("read") => reads,
+            Some("write") => writes,
+            _ => true,
         })
         .collect();
+    let values: Vec<Vec<(f64, Option<f64>)>> = runs.iter().map(Run::values).collect();
     // Runs as columns: the widest value of each column.
     let cells: Vec<Vec<(String, String)>> = figures
         .iter()
-        .map(|(_, kind, get)| {
-            let b = base.value(*get).0;
-            runs.iter()
-                .map(|r| {
-                    let v = r.value(*get);
-                    (cell(*kind, v), ratio(v.0, b))
-                })
+        .map(|&i| {
+            let b = values[0][i].0;
+            values
+                .iter()
+                .map(|v| (cell(HEADLINE[i].decimals, v[i]), ratio(v[i].0, b)))
                 .collect()
         })
         .collect();
-    let name_w = figures.iter().map(|f| f.0.len()).max().unwrap_or(0);
+    let name_w = figures
+        .iter()
+        .map(|&i| HEADLINE[i].label.len())
+        .max()
+        .unwrap_or(0);
     let widths: Vec<usize> = (0..runs.len())
         .map(|j| {
             cells
@@ -214,8 +190,8 @@ pub fn compare_table(runs: &[Run<'_>]) -> String {
             out.push_str(&format!(" {:>w$} {:>ratio_w$}", r.label, "ratio"));
         }
         out.push('\n');
-        for ((name, _, _), row) in figures.iter().zip(&cells) {
-            out.push_str(&format!("{name:<name_w$}"));
+        for (&i, row) in figures.iter().zip(&cells) {
+            out.push_str(&format!("{:<name_w$}", HEADLINE[i].label));
             for ((v, q), w) in row.iter().zip(&widths) {
                 out.push_str(&format!(" {v:>w$} {q:>ratio_w$}"));
             }
@@ -224,27 +200,27 @@ pub fn compare_table(runs: &[Run<'_>]) -> String {
         return out;
     }
     // Runs as rows: the compact figures and the ratio of the tail to the first run.
-    let compact: Vec<&(&str, Kind, Get)> = figures
+    let compact: Vec<usize> = figures
         .iter()
         .copied()
-        .filter(|f| COMPACT.contains(&f.0))
+        .filter(|&i| COMPACT.contains(&HEADLINE[i].key))
         .collect();
-    let tail = figures
+    let tail = HEADLINE
         .iter()
-        .find(|f| f.0 == "p99.9 us")
-        .map(|f| f.2)
-        .expect("p99.9 is a figure");
+        .position(|f| f.key == "p999_us")
+        .expect("p99.9 is a headline figure");
     let mut rows: Vec<Vec<String>> = runs
         .iter()
-        .map(|r| {
+        .zip(&values)
+        .map(|(r, v)| {
             let mut row = vec![r.label.to_string()];
-            row.extend(compact.iter().map(|(_, k, g)| cell(*k, r.value(*g))));
-            row.push(ratio(r.value(tail).0, base.value(tail).0));
+            row.extend(compact.iter().map(|&i| cell(HEADLINE[i].decimals, v[i])));
+            row.push(ratio(v[tail].0, values[0][tail].0));
             row
         })
         .collect();
     let mut head = vec!["run".to_string()];
-    head.extend(compact.iter().map(|f| f.0.to_string()));
+    head.extend(compact.iter().map(|&i| HEADLINE[i].label.to_string()));
     head.push("p99.9 ratio".into());
     rows.insert(0, head);
     let widths: Vec<usize> = (0..rows[0].len())
@@ -261,24 +237,26 @@ pub fn compare_table(runs: &[Run<'_>]) -> String {
     out
 }
 
-/// The seeds section as text, after a run's report.
+/// The seeds section as text, after a run's report: the headline figures in table order (a
+/// class of requests the workload does not have left out).
 pub fn seeds_text(s: &SeedsReport) -> String {
     let (lo, hi) = (s.seeds[0], s.seeds[s.seeds.len() - 1]);
     let mut out = format!(
         "\nover {} seeds ({lo}..{hi}): mean [95% confidence interval]\n",
         s.seeds.len()
     );
-    let w = s.figures.keys().map(String::len).max().unwrap_or(0);
-    for (name, f) in &s.figures {
-        // A class of requests the workload does not have.
-        if (name.starts_with("latency_us.read.") || name.starts_with("latency_us.write."))
-            && f.values.iter().all(|&v| v == 0.0)
-        {
+    let w = HEADLINE.iter().map(|f| f.label.len()).max().unwrap_or(0);
+    for fig in &HEADLINE {
+        let Some(f) = s.figures.get(fig.key) else {
+            continue;
+        };
+        if fig.class().is_some() && f.values.iter().all(|&v| v == 0.0) {
             continue;
         }
+        let d = fig.decimals.max(1);
         out.push_str(&format!(
-            "  {name:<w$} {:>14.3} [{:.3}, {:.3}]\n",
-            f.mean, f.ci95_low, f.ci95_high
+            "  {:<w$} {:>14.d$} [{:.d$}, {:.d$}]\n",
+            fig.label, f.mean, f.ci95_low, f.ci95_high
         ));
     }
     out
@@ -387,11 +365,11 @@ mod tests {
 
     #[test]
     fn cells_print_counts_as_integers() {
-        assert_eq!(cell(Kind::Int, (1635.0, None)), "1635");
-        assert_eq!(cell(Kind::F1, (12.345, None)), "12.3");
-        assert_eq!(cell(Kind::F3, (2.5, Some(0.01))), "2.500±0.010");
-        assert_eq!(cell(Kind::Int, (10.5, Some(1.25))), "10.5±1.2");
-        assert_eq!(cell(Kind::Int, (1000.0, Some(0.0))), "1000");
+        assert_eq!(cell(0, (1635.0, None)), "1635");
+        assert_eq!(cell(1, (12.345, None)), "12.3");
+        assert_eq!(cell(3, (2.5, Some(0.01))), "2.500±0.010");
+        assert_eq!(cell(0, (10.5, Some(1.25))), "10.5±1.2");
+        assert_eq!(cell(0, (1000.0, Some(0.0))), "1000");
         assert_eq!(ratio(5.0, 10.0), "0.500");
         assert_eq!(ratio(0.0, 0.0), "1");
         assert_eq!(ratio(3.0, 0.0), "-");

@@ -143,7 +143,7 @@ fn seeds_add_means_and_confidence_intervals_from_each_seeds_run() {
             assert_eq!(without_wall_time(first), without_wall_time(r));
         }
     }
-    let f = &s["figures"]["latency_us.all.p99"];
+    let f = &s["figures"]["p99_us"];
     let got: Vec<f64> = f["values"]
         .as_array()
         .unwrap()
@@ -157,9 +157,17 @@ fn seeds_add_means_and_confidence_intervals_from_each_seeds_run() {
     assert!((f["mean"].as_f64().unwrap() - mean).abs() < 1e-6 * mean);
     assert!((f["ci95_high"].as_f64().unwrap() - (mean + half)).abs() < 1e-6 * mean);
     assert!((f["ci95_low"].as_f64().unwrap() - (mean - half)).abs() < 1e-6 * mean);
-    for key in ["flash.waf", "gc.invocations", "latency_us.write.mean"] {
+    // Every headline figure, by its column name; a figure's values are the seeds' own.
+    let names: Vec<&String> = s["figures"].as_object().unwrap().keys().collect();
+    assert_eq!(names.len(), 21, "{names:?}");
+    for key in ["waf", "gc_invocations", "write_mean_us", "excess_requests"] {
         assert!(s["figures"][key]["mean"].is_number(), "{key}");
     }
+    let gc_ms = &s["figures"]["gc_time_ms"]["values"][0];
+    assert_eq!(
+        gc_ms.as_f64().unwrap(),
+        f64_at(&v, &["gc", "total_time_us"]) / 1e3
+    );
     // In text: the figures after the report.
     let text = ok(&[
         "run",
@@ -218,7 +226,10 @@ fn the_comparison_table_shows_counts_as_integers_tails_and_fits_100_columns() {
     for row in ["read p99 us", "write p99.9 us", "p50 us", "p90 us"] {
         assert!(out.lines().any(|l| l.starts_with(row)), "{row}:\n{out}");
     }
-    let gc = out.lines().find(|l| l.starts_with("GC jobs")).unwrap();
+    let gc = out
+        .lines()
+        .find(|l| l.starts_with("GC invocations"))
+        .unwrap();
     let cells: Vec<&str> = gc.split_whitespace().collect();
     assert!(cells[2].parse::<u64>().is_ok(), "{gc}");
     assert!(cells[4].parse::<u64>().is_ok(), "{gc}");
@@ -242,7 +253,7 @@ fn the_comparison_table_shows_counts_as_integers_tails_and_fits_100_columns() {
         "read p99 us",
         "write p99 us",
         "WAF",
-        "GC jobs",
+        "GC invocations",
     ] {
         assert!(head.contains(col), "{col}: {head}");
     }

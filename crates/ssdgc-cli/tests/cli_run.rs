@@ -330,13 +330,9 @@ fn compare_table_names_both_schemes() {
     for row in ["mean us", "p99 us", "WAF", "GC time ms", "blocks erased"] {
         assert!(out.contains(row), "table lacks row {row:?}:\n{out}");
     }
-    let requests = out
-        .lines()
-        .find(|l| l.starts_with("requests"))
-        .unwrap_or_else(|| panic!("no requests row:\n{out}"));
-    assert_eq!(
-        requests.split_whitespace().collect::<Vec<_>>(),
-        ["requests", "2000", "1.000", "2000", "1.000"],
+    assert!(
+        out.lines()
+            .any(|l| l == "2000 requests; ratios to baseline"),
         "{out}"
     );
 }

@@ -12,6 +12,8 @@
 //! - [`host`]: workloads, replay modes, the front end, the write buffer, the RAID-0 layout;
 //! - [`sim`]: the simulator that runs a front end over one or more drives;
 //! - [`batch`]: several runs on every core, each distinct drive aged once;
+//! - [`setup`]: a run from what a user gives a front end (configuration layers, workload, options),
+//!   and several runs side by side through [`batch`];
 //! - [`metrics`]: latency statistics and the report.
 //!
 //! The core knows nothing of the command line. It holds no global state: every [`sim::Simulator`]
@@ -30,6 +32,7 @@ pub mod host;
 mod keyword;
 pub mod metrics;
 pub mod rng;
+pub mod setup;
 pub mod sim;
 pub mod units;
 

@@ -215,6 +215,37 @@ fn out_of_range_integers_and_line_breaks_name_the_key() {
 }
 
 #[test]
+fn the_first_problem_in_check_order_is_reported() {
+    // Sections and keys are checked in the parsed table's order (sorted by name). An integer that
+    // does not fit, before an unknown key or an unknown section: the integer is named, at its line.
+    for later in ["zzz = 1", "[nosuch]\nx = 1", "[host]\nqueue_depth = \"x\""] {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        let text = format!("[geometry]\nchannels = 1\nplanes_per_die = -2\n{later}\n");
+        let e = b.merge_text(&text, "order.toml").unwrap_err();
+        assert_eq!(e.line, Some(3), "{later}: {e}");
+        assert_eq!(e.msg, "'geometry.planes_per_die' = -2 must not be negative");
+    }
+    // A problem before the integer is reported instead.
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    let e = b
+        .merge_text("[geometry]\nbogus = 1\nchannels = -1\n", "order.toml")
+        .unwrap_err();
+    assert_eq!(e.line, Some(2), "{e}");
+    assert!(e.msg.starts_with("unknown key 'geometry.bogus'"), "{e}");
+    // Integers that fit are merged; of two that do not, the first checked is named.
+    b.merge_text("[geometry]\nchannels = 2\nplanes_per_die = 4\n", "ok.toml")
+        .unwrap();
+    let e = b
+        .merge_text(
+            "[host]\nqueue_depth = -1\n[geometry]\nchannels = -1\n",
+            "two.toml",
+        )
+        .unwrap_err();
+    assert_eq!(e.line, Some(4), "{e}");
+    assert!(e.msg.starts_with("'geometry.channels' = -1"), "{e}");
+}
+
+#[test]
 fn array_settings_are_checked() {
     let c = Config::default();
     assert_eq!((c.array.drives, c.array.chunk.0), (1, 64 << 10));

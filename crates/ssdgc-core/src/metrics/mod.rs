@@ -3,6 +3,7 @@
 pub mod breakdown;
 pub mod cdf;
 pub mod figures;
+pub mod headline;
 pub mod report;
 pub mod request_log;
 mod responses;

@@ -1,5 +1,6 @@
-//! Several seeds of one run: the headline figures' mean and 95 % confidence interval over the
-//! seeds (Student's t), with every seed's value — the report's `seeds` section.
+//! Several seeds of one run: the headline figures' ([`super::headline::HEADLINE`]) mean and 95 %
+//! confidence interval over the seeds (Student's t), with every seed's value — the report's `seeds`
+//! section.
 //!
 //! The seeds change every random choice of a run (preconditioning's overwrites, victim draws, a
 //! synthetic workload), so the spread of a figure over seeds says how much of a difference between
@@ -11,6 +12,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::headline::HEADLINE;
 use super::report::Report;
 
 /// One figure over the seeds.
@@ -28,30 +30,9 @@ pub struct SeedFigure {
 pub struct SeedsReport {
     /// The seeds, in order; the report around this section is the first seed's.
     pub seeds: Vec<u64>,
-    /// Per headline figure (keyed by its dotted path in the report).
+    /// Per headline figure, keyed by its column name (`p99_us`, [`HEADLINE`]'s `key`).
     pub figures: BTreeMap<String, SeedFigure>,
 }
-
-/// Reads one figure of a report.
-pub type Figure = fn(&Report) -> f64;
-
-/// The headline figures summarised over seeds: dotted path in the report, and how to read it.
-pub const FIGURES: &[(&str, Figure)] = &[
-    ("latency_us.all.mean", |r| r.latency_us.all.mean),
-    ("latency_us.all.p50", |r| r.latency_us.all.p50),
-    ("latency_us.all.p99", |r| r.latency_us.all.p99),
-    ("latency_us.all.p999", |r| r.latency_us.all.p999),
-    ("latency_us.all.max", |r| r.latency_us.all.max),
-    ("latency_us.read.mean", |r| r.latency_us.read.mean),
-    ("latency_us.read.p99", |r| r.latency_us.read.p99),
-    ("latency_us.write.mean", |r| r.latency_us.write.mean),
-    ("latency_us.write.p99", |r| r.latency_us.write.p99),
-    ("flash.waf", |r| r.flash.waf),
-    ("flash.blocks_erased", |r| r.flash.blocks_erased as f64),
-    ("gc.invocations", |r| r.gc.invocations as f64),
-    ("gc.total_time_us", |r| r.gc.total_time_us),
-    ("excess.requests", |r| r.excess.requests as f64),
-];
 
 /// `t₀.₉₇₅` of Student's t distribution with `df` degrees of freedom (1 to 30 from the table,
 /// beyond from the Cornish–Fisher expansion around the normal quantile, within 10⁻⁵).
@@ -100,11 +81,18 @@ pub fn figure(values: Vec<f64>) -> SeedFigure {
 
 /// The `seeds` section for the reports of one run under several seeds (in seed order).
 pub fn summarise(reports: &[Report]) -> SeedsReport {
+    let values: Vec<Vec<(&str, f64)>> = reports.iter().map(Report::headline).collect();
     SeedsReport {
         seeds: reports.iter().map(|r| r.seed).collect(),
-        figures: FIGURES
+        figures: HEADLINE
             .iter()
-            .map(|(key, get)| (key.to_string(), figure(reports.iter().map(get).collect())))
+            .enumerate()
+            .map(|(i, f)| {
+                (
+                    f.key.to_string(),
+                    figure(values.iter().map(|v| v[i].1).collect()),
+                )
+            })
             .collect(),
     }
 }
