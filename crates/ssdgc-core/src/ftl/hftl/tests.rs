@@ -1,0 +1,55 @@
+//! H-FTL's 2:8 groups: a group absorbs eight update blocks of writes to its two logical blocks, and
+//! its merge rewrites both into two fresh blocks and erases up to ten (AGC/DGC paper §5.1, §6.3).
+
+use super::PAPER_SHAPE;
+use crate::ftl::logblock::tests::{carry_out, lpn, one_plane, write, PPB};
+use crate::ftl::merge::MergeKind;
+use crate::ftl::params::MergeVictim;
+use crate::ftl::{FtlMechanism, FtlView};
+use crate::rng::rng_for;
+
+#[test]
+fn a_group_takes_eight_update_blocks_then_merges_ten_blocks_into_two() {
+    // 8 logical blocks (4 groups), 40 blocks.
+    let mut f = one_plane(PAPER_SHAPE, 40, 8, 3, MergeVictim::Greedy, 0);
+    let mut rng = rng_for(1, 0);
+    // Give both logical blocks of group 0 a data block.
+    write(&mut f, &(0..2 * PPB).collect::<Vec<_>>());
+    while f.candidates(0) > 0 {
+        let plan = f.plan_merge(0, &mut rng).unwrap();
+        carry_out(&mut f, &plan);
+    }
+    // Eight update blocks' worth of writes alternating between its logical blocks.
+    let pages: Vec<u32> = (0..8 * PPB).map(|i| lpn(i % 2, (i / 2) % PPB)).collect();
+    for (i, &p) in pages.iter().enumerate() {
+        assert!(
+            !f.needs_gc(0),
+            "write {i}: not due before the eighth block is full"
+        );
+        write(&mut f, &[p]);
+    }
+    assert!(f.needs_gc(0), "eight full update blocks: due");
+    assert_eq!(f.stats().update_blocks, 8);
+    let plan = f.plan_merge(0, &mut rng).unwrap();
+    assert_eq!(plan.kind, MergeKind::Full);
+    assert_eq!(
+        plan.erase.len(),
+        10,
+        "two data blocks and eight update blocks"
+    );
+    assert_eq!(
+        plan.copies.len(),
+        2 * PPB as usize,
+        "both logical blocks, every page"
+    );
+    let fresh: std::collections::BTreeSet<u32> = plan
+        .copies
+        .iter()
+        .map(|c| f.geometry().addr(c.dst).block)
+        .collect();
+    assert_eq!(fresh.len(), 2, "two fresh data blocks");
+    let free = f.free_blocks(0);
+    assert_eq!(carry_out(&mut f, &plan), 2 * PPB);
+    assert_eq!(f.free_blocks(0), free + 10);
+    assert!(!f.needs_gc(0));
+}
