@@ -14,8 +14,8 @@
 //!
 //! | kind | when | copies | erases |
 //! |---|---|---|---|
-//! | switch | the group's one update block holds one logical block's pages 0 … last in order | none: the update block becomes the data block | the old data block (if any) |
-//! | partial | as switch, but only pages 0 … k−1 are written | the old data block's valid pages k … last, into the update block's pages k … last | the old data block (if any) |
+//! | switch | each update block of the group holds its own logical block's pages 0 … last in order (L-FTL: the log block was written in order) | none: each update block becomes its logical block's data block | the old data blocks (if any) |
+//! | partial | as switch, but in one or more update blocks only pages 0 … k−1 are written | the old data block's valid pages k … last, into the update block's pages k … last | the old data blocks (if any) |
 //! | full | otherwise | every valid page of the group, into fresh blocks at its offset | every old data block and every update block of the group |
 
 use crate::units::{Lpn, Ppn};

@@ -244,27 +244,43 @@ pub fn start_job(ftl: &mut Ftl, plane: u32, rng: &mut SimRng, now: SimTime) -> O
 }
 
 /// Starts a job for the merge the log-block FTL plans in `plane`, or `None` when it has no group to
-/// merge. `block` is the first block the merge erases (or `u32::MAX` when it erases none);
-/// `valid_at_pick` the pages it copies.
+/// merge. `block` is the first block the merge erases; `valid_at_pick` the pages it copies.
+///
+/// A merge with no flash operation (an update block written in order becomes the data block of a
+/// logical block that had none: a switch or partial merge with nothing to copy or erase) is done
+/// when it is planned; the FTL then plans the next one — unless the plane needed GC and no longer
+/// does (`None`: the need was met without flash work). A job always has an operation, so a
+/// trigger that starts jobs until its plane is served never spins on empty ones.
 #[inline(never)]
 pub fn start_merge(ftl: &mut Ftl, plane: u32, rng: &mut SimRng, now: SimTime) -> Option<GcJob> {
-    let plan = ftl.plan_merge(plane, rng)?;
-    debug_assert_eq!(plan.plane, plane);
-    Some(GcJob {
-        plane,
-        block: plan.erase.first().copied().unwrap_or(u32::MAX),
-        valid_at_pick: plan.copies.len() as u32,
-        moved: 0,
-        started: now,
-        cursor: 0,
-        erase_issued: false,
-        multi: None,
-        merge: Some(Box::new(MergeJob {
-            plan,
-            copy: 0,
-            erase: 0,
-        })),
-    })
+    let needed = ftl.needs_gc(plane);
+    // Each empty merge takes one group off the candidates: bounded by the plane's blocks.
+    for _ in 0..=ftl.geometry().blocks_per_plane {
+        let plan = ftl.plan_merge(plane, rng)?;
+        debug_assert_eq!(plan.plane, plane);
+        if plan.copies.is_empty() && plan.erase.is_empty() {
+            if needed && !ftl.needs_gc(plane) {
+                return None;
+            }
+            continue;
+        }
+        return Some(GcJob {
+            plane,
+            block: plan.erase.first().copied().unwrap_or(u32::MAX),
+            valid_at_pick: plan.copies.len() as u32,
+            moved: 0,
+            started: now,
+            cursor: 0,
+            erase_issued: false,
+            multi: None,
+            merge: Some(Box::new(MergeJob {
+                plan,
+                copy: 0,
+                erase: 0,
+            })),
+        });
+    }
+    None
 }
 
 /// Dispatches the next operation of a merge: its next page copy that still applies (a copy whose

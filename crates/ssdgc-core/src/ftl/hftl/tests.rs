@@ -53,3 +53,29 @@ fn a_group_takes_eight_update_blocks_then_merges_ten_blocks_into_two() {
     assert_eq!(f.free_blocks(0), free + 10);
     assert!(!f.needs_gc(0));
 }
+
+#[test]
+fn update_blocks_written_in_order_for_distinct_logical_blocks_switch() {
+    let mut f = one_plane(PAPER_SHAPE, 40, 8, 3, MergeVictim::Greedy, 0);
+    let mut rng = rng_for(1, 0);
+    // Logical blocks 0 and 1 (one group), each written in order into an update block of its own.
+    write(&mut f, &(0..2 * PPB).collect::<Vec<_>>());
+    let plan = f.plan_merge(0, &mut rng).unwrap();
+    assert_eq!(
+        (plan.kind, plan.copies.len(), plan.erase.len()),
+        (MergeKind::Switch, 0, 0),
+        "both update blocks become data blocks"
+    );
+    carry_out(&mut f, &plan);
+    // Logical block 1 rewritten whole, logical block 0 up to its third page: switch one, complete
+    // the other from its data block.
+    write(&mut f, &(PPB..2 * PPB).chain(0..2).collect::<Vec<_>>());
+    let plan = f.plan_merge(0, &mut rng).unwrap();
+    assert_eq!(plan.kind, MergeKind::Partial);
+    assert_eq!(plan.copies.len(), (PPB - 2) as usize);
+    assert_eq!(plan.erase.len(), 2, "both old data blocks");
+    assert_eq!(carry_out(&mut f, &plan), PPB - 2);
+    // Out of order in one of them: a full merge.
+    write(&mut f, &[lpn(0, 1), lpn(1, 0)]);
+    assert_eq!(f.plan_merge(0, &mut rng).unwrap().kind, MergeKind::Full);
+}

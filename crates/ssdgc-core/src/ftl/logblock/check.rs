@@ -2,6 +2,7 @@
 //! logical block and group, for tests and `--check`.
 
 use super::{LogBlockFtl, Role, NO_BLOCK};
+use crate::ftl::merge::MergeKind;
 use crate::ftl::BlockState;
 use crate::units::NO_PAGE;
 
@@ -136,6 +137,30 @@ impl LogBlockFtl {
             }
             if role == Role::Free && self.next[gb] != 0 {
                 return Err(format!("free block {gb} has programmed pages"));
+            }
+            let seq = self.seq[gb];
+            if seq != NO_BLOCK {
+                let plane = gb as u32 / bpp;
+                let lbn = self.owner[gb] * self.shape.data + seq;
+                let base = gb as u32 * ppb;
+                // A page may have been superseded since, by a write into a later update block of
+                // the group (which then rules out a switch or partial merge): invalid, or in order.
+                let superseded_or_in_order = |p: u32| {
+                    let l = self.p2l[(base + p) as usize];
+                    l == NO_PAGE || Some(l) == self.lpn_of(plane, lbn, p)
+                };
+                let switchable = self.kind_of(plane, self.owner[gb]) != MergeKind::Full;
+                let in_order = role == Role::Update
+                    && (0..self.next[gb]).all(|p| {
+                        superseded_or_in_order(p)
+                            && !(switchable && self.p2l[(base + p) as usize] == NO_PAGE)
+                    });
+                if !in_order {
+                    return Err(format!(
+                        "block {gb} ({role:?}) is marked as holding logical block {lbn}'s pages in \
+                         order, and does not (or a switch or partial merge would lose a page)"
+                    ));
+                }
             }
         }
         // Data blocks: one logical block each.

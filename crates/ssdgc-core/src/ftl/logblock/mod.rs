@@ -28,8 +28,8 @@
 //!
 //! **Merges** ([`super::merge`]): the group chosen is one whose update space is used up, the oldest
 //! first; else one by the merge victim policy ([`MergeVictim`]). Its kind is a switch or partial
-//! merge when its single update block holds one logical block's pages 0 … k−1 in order, a full merge
-//! otherwise. [`FtlMechanism::plan_merge`] re-points the group at its new data blocks and detaches
+//! merge when each of its update blocks holds the pages 0 … k−1 of its own logical block in order,
+//! a full merge otherwise. [`FtlMechanism::plan_merge`] re-points the group at its new data blocks and detaches
 //! the blocks to erase (state `Victim`); the GC mechanism then copies page by page
 //! ([`FtlMechanism::merge_copy`]) and erases, as it does any job.
 //!
@@ -82,10 +82,6 @@ struct Group {
     due: bool,
     /// Erases of its merge in progress not yet dispatched (0: no merge in progress).
     pending: u32,
-    /// Its single update block holds the pages 0 … of one logical block in order (logical block
-    /// `seq_lbn` of the group): a switch or partial merge applies.
-    seq: bool,
-    seq_lbn: u32,
 }
 
 /// One plane.
@@ -122,6 +118,11 @@ pub struct LogBlockFtl {
     role: Vec<Role>,
     /// Per block: the plane-local group of a data, update or detached block.
     owner: Vec<u32>,
+    /// Per update block: the logical block of its group (0 … n−1) whose pages 0, 1, … it holds in
+    /// order, every page it has programmed being the next of them; `NO_BLOCK` when it holds
+    /// anything else. A group whose update blocks are all such, for distinct logical blocks, is
+    /// merged by switching them (and completing the partly written one).
+    seq: Vec<u32>,
     /// Per logical block (`plane · lbns_per_plane + lbn`): its data block, or `NO_BLOCK`.
     data: Vec<u32>,
     /// Per logical block: its logical pages ever written (valid, since nothing is trimmed).
@@ -166,6 +167,7 @@ impl LogBlockFtl {
             next: vec![0; nblocks],
             role: vec![Role::Free; nblocks],
             owner: vec![NO_BLOCK; nblocks],
+            seq: vec![NO_BLOCK; nblocks],
             data: vec![NO_BLOCK; (geo.planes * lbns_per_plane) as usize],
             written: vec![0; (geo.planes * lbns_per_plane) as usize],
             groups: vec![Group::default(); (geo.planes * groups_per_plane) as usize],
@@ -542,13 +544,11 @@ impl FtlMechanism for LogBlockFtl {
         self.program(ppn, lpn);
         self.planes[plane as usize].room -= 1;
         let local_lbn = lbn % self.shape.data;
-        let grp = &mut self.groups[gi];
-        if page == 0 && grp.updates.len() == 1 {
-            grp.seq = off == 0;
-            grp.seq_lbn = local_lbn;
+        self.seq[gb] = if page == off && (page == 0 || self.seq[gb] == local_lbn) {
+            local_lbn
         } else {
-            grp.seq = grp.seq && grp.updates.len() == 1 && page == off && grp.seq_lbn == local_lbn;
-        }
+            NO_BLOCK
+        };
         if page + 1 == ppb {
             self.state[gb] = BlockState::Full;
             self.refresh_due(plane, g);
@@ -627,6 +627,7 @@ impl FtlMechanism for LogBlockFtl {
         self.role[gb] = Role::Free;
         self.owner[gb] = NO_BLOCK;
         self.next[gb] = 0;
+        self.seq[gb] = NO_BLOCK;
         self.erase_count[gb] += 1;
         self.planes[plane as usize]
             .free

@@ -5,11 +5,14 @@
 //! blocks ([`MergeVictim`]): `greedy` the fewest pages copied per update block released, `fifo` the
 //! group whose first update block is the oldest, `random` any, uniformly. A group whose full merge
 //! needs more fresh blocks than the plane has free, or would leave it fewer than n free blocks, is
-//! passed over (its switch or partial merge needs none).
+//! passed over (its switch or partial merge needs none); so is, while the plane is short of free
+//! blocks, one whose merge returns no block to the pool (an update block written in order
+//! becoming the first data block of its logical block).
 //!
-//! **Which kind.** A switch merge when the group's single update block holds all pages of one
-//! logical block at their offsets, a partial merge when it holds pages 0 … k−1 of one logical block
-//! at their offsets (k < pages per block), a full merge otherwise.
+//! **Which kind.** A switch merge when each of the group's update blocks holds all pages of its own
+//! logical block at their offsets (L-FTL: its one log block was written in order from its first
+//! page to its last), a partial merge when each holds pages 0 … k−1 of its own logical block at
+//! their offsets and one or more have k < pages per block, a full merge otherwise.
 
 use rand::Rng;
 
@@ -22,18 +25,27 @@ use crate::rng::SimRng;
 use crate::units::NO_PAGE;
 
 impl LogBlockFtl {
-    /// The kind of group `g`'s merge, were it merged now.
+    /// The kind of group `g`'s merge, were it merged now: switch when every update block holds
+    /// all pages of its own logical block in order, partial when they hold pages 0 … of distinct
+    /// logical blocks in order (one or more only partly), full otherwise.
     pub(super) fn kind_of(&self, plane: u32, g: u32) -> MergeKind {
         let grp = &self.groups[self.gi(plane, g)];
-        match grp.updates.as_slice() {
-            [u] if grp.seq => {
-                if self.next[self.gb(plane, *u)] == self.geo.pages_per_block {
-                    MergeKind::Switch
-                } else {
-                    MergeKind::Partial
-                }
+        let ppb = self.geo.pages_per_block;
+        let mut seen = 0u64;
+        let mut whole = true;
+        for &u in &grp.updates {
+            let gb = self.gb(plane, u);
+            let lbn = self.seq[gb];
+            if lbn == NO_BLOCK || seen & (1 << lbn) != 0 {
+                return MergeKind::Full;
             }
-            _ => MergeKind::Full,
+            seen |= 1 << lbn;
+            whole &= self.next[gb] == ppb;
+        }
+        if whole {
+            MergeKind::Switch
+        } else {
+            MergeKind::Partial
         }
     }
 
@@ -41,16 +53,19 @@ impl LogBlockFtl {
     pub(super) fn copies_of(&self, plane: u32, g: u32) -> u32 {
         match self.kind_of(plane, g) {
             MergeKind::Switch => 0,
-            MergeKind::Partial => {
-                // The update block holds pages 0 … k−1 of the logical block: the data block's
-                // valid pages are exactly its written pages k … last.
-                let grp = &self.groups[self.gi(plane, g)];
-                let lbn = g * self.shape.data + grp.seq_lbn;
-                match self.data[self.li(plane, lbn)] {
-                    NO_BLOCK => 0,
-                    d => self.valid[self.gb(plane, d)] as u32,
-                }
-            }
+            // Each update block holds pages 0 … k−1 of its logical block: the data block's valid
+            // pages are exactly its written pages k … last, copied into the update block.
+            MergeKind::Partial => self.groups[self.gi(plane, g)]
+                .updates
+                .iter()
+                .map(|&u| {
+                    let lbn = g * self.shape.data + self.seq[self.gb(plane, u)];
+                    match self.data[self.li(plane, lbn)] {
+                        NO_BLOCK => 0,
+                        d => self.valid[self.gb(plane, d)] as u32,
+                    }
+                })
+                .sum(),
             MergeKind::Full => self
                 .lbns_of(g)
                 .map(|l| self.written[self.li(plane, l)] as u32)
@@ -65,42 +80,53 @@ impl LogBlockFtl {
             .count() as u32
     }
 
+    /// Blocks group `g`'s merge returns to the free pool, net: the blocks it erases less the
+    /// fresh blocks it takes. Whatever its kind this is the group's update blocks plus its data
+    /// blocks less its logical blocks with a written page (a switched update block replaces its
+    /// old data block, if any; a full merge takes one fresh block per such logical block).
+    fn net_gain(&self, plane: u32, g: u32) -> i64 {
+        let (mut data, mut live) = (0i64, 0i64);
+        for l in self.lbns_of(g) {
+            let li = self.li(plane, l);
+            data += i64::from(self.data[li] != NO_BLOCK);
+            live += i64::from(self.written[li] > 0);
+        }
+        self.groups[self.gi(plane, g)].updates.len() as i64 + data - live
+    }
+
     /// True when group `g` may be merged now: the plane has the fresh blocks its merge takes, and
     /// keeps the n free blocks the next full merge may take once it is done.
     ///
-    /// A full merge returns the group's old data blocks and update blocks and takes one fresh block
-    /// per logical block with a written page, so it *costs* free blocks when the group has more
-    /// logical blocks without a data block (written only into update blocks) than update blocks.
-    /// Such a merge is passed over when it would leave fewer than n free blocks; one that costs
-    /// nothing always remains while the plane is short of free blocks: were every group short of
-    /// update blocks, the update blocks would number fewer than the logical blocks without data
-    /// blocks, and the plane would hold more free blocks than the spare rule's threshold
-    /// (`data blocks + threshold + 1 ≤ blocks per plane`).
+    /// A full merge *costs* free blocks ([`Self::net_gain`] < 0) when the group has more logical
+    /// blocks without a data block (written only into update blocks) than update blocks; it is
+    /// passed over when it would leave fewer than n free blocks.
     fn feasible(&self, plane: u32, g: u32) -> bool {
         if self.kind_of(plane, g) != MergeKind::Full {
-            return true; // it takes no fresh block and returns the old data block, if any
+            return true; // it takes no fresh block
         }
         let free = self.planes[plane as usize].free.len() as i64;
         let fresh = self.fresh_needed(plane, g) as i64;
-        let returned = self
-            .lbns_of(g)
-            .filter(|&l| self.data[self.li(plane, l)] != NO_BLOCK)
-            .count() as i64
-            + self.groups[self.gi(plane, g)].updates.len() as i64;
-        fresh <= free && free - fresh + returned >= self.shape.data as i64
+        fresh <= free && free + self.net_gain(plane, g) >= self.shape.data as i64
     }
 
     /// Chooses the group of `plane` to merge and removes it from the candidates.
     pub(super) fn pick(&mut self, plane: u32, rng: &mut SimRng) -> Option<u32> {
-        let listed = &self.planes[plane as usize].listed;
-        let ok = |g: u32| self.feasible(plane, g);
-        let due = if self.planes[plane as usize].due > 0 {
+        let ps = &self.planes[plane as usize];
+        let listed = &ps.listed;
+        let due = if ps.due > 0 {
             listed
                 .iter()
-                .position(|&g| self.groups[self.gi(plane, g)].due && ok(g))
+                .position(|&g| self.groups[self.gi(plane, g)].due && self.feasible(plane, g))
         } else {
             None
         };
+        // Short of free blocks, only a merge that returns one helps. One always exists then:
+        // summed over the groups, the net gains are the update and data blocks less the logical
+        // blocks with a written page, and with fewer free blocks than the threshold the spare rule
+        // (`logical blocks + threshold + 1 ≤ blocks per plane`) leaves at least one more block
+        // than such logical blocks.
+        let short = (ps.free.len() as u32) < self.threshold;
+        let ok = |g: u32| self.feasible(plane, g) && (!short || self.net_gain(plane, g) >= 1);
         let pos = due.or_else(|| match self.victim {
             MergeVictim::Fifo => listed.iter().position(|&g| ok(g)),
             MergeVictim::Greedy => {
@@ -151,30 +177,34 @@ impl LogBlockFtl {
         }
         match kind {
             MergeKind::Switch | MergeKind::Partial => {
-                let u = updates[0];
-                let ub = self.gb(plane, u);
-                let k = self.next[ub];
-                let lbn = g * self.shape.data + self.groups[gi].seq_lbn;
-                let li = self.li(plane, lbn);
-                let old = self.data[li];
-                if old != NO_BLOCK {
-                    for off in k..ppb {
-                        let src = self.geo.ppn(plane, old, off);
-                        let lpn = self.p2l[src as usize];
-                        if lpn != NO_PAGE {
-                            copies.push(PageCopy {
-                                src,
-                                dst: self.geo.ppn(plane, u, off),
-                                lpn,
-                            });
+                // Each update block becomes its logical block's data block, completed from the
+                // old data block (if any), which is erased.
+                for &u in &updates {
+                    let ub = self.gb(plane, u);
+                    let k = self.next[ub];
+                    let lbn = g * self.shape.data + self.seq[ub];
+                    let li = self.li(plane, lbn);
+                    let old = self.data[li];
+                    if old != NO_BLOCK {
+                        for off in k..ppb {
+                            let src = self.geo.ppn(plane, old, off);
+                            let lpn = self.p2l[src as usize];
+                            if lpn != NO_PAGE {
+                                copies.push(PageCopy {
+                                    src,
+                                    dst: self.geo.ppn(plane, u, off),
+                                    lpn,
+                                });
+                            }
                         }
+                        self.detach(plane, old);
+                        erase.push(old);
                     }
-                    self.detach(plane, old);
-                    erase.push(old);
+                    self.data[li] = u;
+                    self.role[ub] = Role::Data;
+                    self.state[ub] = BlockState::Full;
+                    self.seq[ub] = NO_BLOCK;
                 }
-                self.data[li] = u;
-                self.role[ub] = Role::Data;
-                self.state[ub] = BlockState::Full;
             }
             MergeKind::Full => {
                 for lbn in self.lbns_of(g) {
@@ -215,6 +245,8 @@ impl LogBlockFtl {
                 }
                 for &u in &updates {
                     self.detach(plane, u);
+                    let ub = self.gb(plane, u);
+                    self.seq[ub] = NO_BLOCK;
                     erase.push(u);
                 }
             }
@@ -226,7 +258,6 @@ impl LogBlockFtl {
         self.stats.update_blocks -= n;
         let grp = &mut self.groups[gi];
         grp.pending = erase.len() as u32;
-        grp.seq = false;
         self.refresh_due(plane, g);
         MergePlan {
             kind,
