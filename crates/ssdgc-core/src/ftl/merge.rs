@@ -14,7 +14,7 @@
 //!
 //! | kind | when | copies | erases |
 //! |---|---|---|---|
-//! | switch | each update block of the group holds its own logical block's pages 0 … last in order (L-FTL: the log block was written in order) | none: each update block becomes its logical block's data block | the old data blocks (if any) |
+//! | switch | each update block of the group holds its own logical block's pages 0 … last in order (L-FTL: the log block was written in order); update blocks whose pages were all superseded do not count | none: each update block becomes its logical block's data block | the old data blocks (if any) and the superseded update blocks |
 //! | partial | as switch, but in one or more update blocks only pages 0 … k−1 are written | the old data block's valid pages k … last, into the update block's pages k … last | the old data blocks (if any) |
 //! | full | otherwise | every valid page of the group, into fresh blocks at its offset | every old data block and every update block of the group |
 

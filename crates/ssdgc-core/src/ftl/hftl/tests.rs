@@ -79,3 +79,18 @@ fn update_blocks_written_in_order_for_distinct_logical_blocks_switch() {
     write(&mut f, &[lpn(0, 1), lpn(1, 0)]);
     assert_eq!(f.plan_merge(0, &mut rng).unwrap().kind, MergeKind::Full);
 }
+
+#[test]
+fn an_update_block_superseded_in_order_is_only_erased() {
+    let mut f = one_plane(PAPER_SHAPE, 40, 8, 3, MergeVictim::Greedy, 0);
+    // Logical block 0 written in order twice: the second update block supersedes the first.
+    write(&mut f, &(0..PPB).chain(0..PPB).collect::<Vec<_>>());
+    let plan = f.plan_merge(0, &mut rng_for(1, 0)).unwrap();
+    assert_eq!(
+        (plan.kind, plan.copies.len(), plan.erase.len()),
+        (MergeKind::Switch, 0, 1),
+        "the second becomes the data block, the first is erased"
+    );
+    carry_out(&mut f, &plan);
+    assert_eq!(f.stats().update_blocks, 0);
+}

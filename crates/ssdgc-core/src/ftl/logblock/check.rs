@@ -153,7 +153,9 @@ impl LogBlockFtl {
                 let in_order = role == Role::Update
                     && (0..self.next[gb]).all(|p| {
                         superseded_or_in_order(p)
-                            && !(switchable && self.p2l[(base + p) as usize] == NO_PAGE)
+                            && !(switchable
+                                && self.valid[gb] > 0
+                                && self.p2l[(base + p) as usize] == NO_PAGE)
                     });
                 if !in_order {
                     return Err(format!(

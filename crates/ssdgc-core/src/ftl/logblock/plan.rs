@@ -27,7 +27,8 @@ use crate::units::NO_PAGE;
 impl LogBlockFtl {
     /// The kind of group `g`'s merge, were it merged now: switch when every update block holds
     /// all pages of its own logical block in order, partial when they hold pages 0 … of distinct
-    /// logical blocks in order (one or more only partly), full otherwise.
+    /// logical blocks in order (one or more only partly), full otherwise. Update blocks whose pages
+    /// have all been superseded are left out: they are only erased.
     pub(super) fn kind_of(&self, plane: u32, g: u32) -> MergeKind {
         let grp = &self.groups[self.gi(plane, g)];
         let ppb = self.geo.pages_per_block;
@@ -35,6 +36,9 @@ impl LogBlockFtl {
         let mut whole = true;
         for &u in &grp.updates {
             let gb = self.gb(plane, u);
+            if self.valid[gb] == 0 {
+                continue; // every page superseded: it is only erased
+            }
             let lbn = self.seq[gb];
             if lbn == NO_BLOCK || seen & (1 << lbn) != 0 {
                 return MergeKind::Full;
@@ -58,6 +62,7 @@ impl LogBlockFtl {
             MergeKind::Partial => self.groups[self.gi(plane, g)]
                 .updates
                 .iter()
+                .filter(|&&u| self.valid[self.gb(plane, u)] > 0)
                 .map(|&u| {
                     let lbn = g * self.shape.data + self.seq[self.gb(plane, u)];
                     match self.data[self.li(plane, lbn)] {
@@ -181,6 +186,13 @@ impl LogBlockFtl {
                 // old data block (if any), which is erased.
                 for &u in &updates {
                     let ub = self.gb(plane, u);
+                    if self.valid[ub] == 0 {
+                        // Superseded by a later update block: erased, nothing else.
+                        self.detach(plane, u);
+                        self.seq[ub] = NO_BLOCK;
+                        erase.push(u);
+                        continue;
+                    }
                     let k = self.next[ub];
                     let lbn = g * self.shape.data + self.seq[ub];
                     let li = self.li(plane, lbn);
