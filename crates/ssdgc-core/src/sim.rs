@@ -19,7 +19,9 @@ use crate::gc::scheme;
 use crate::host::array::Stripe;
 use crate::host::frontend::{FrontEnd, Io};
 use crate::host::Workload;
-use crate::metrics::figures::{DriveFigures, DriveWork, HostFigures, RunFigures};
+use crate::metrics::figures::{
+    DriveFigures, DriveWork, HostFigures, MappingInfo, MergeWork, Peak, RunFigures,
+};
 use crate::metrics::report::{self, ArrayInfo, BufferReport, DriveInfo, Report, WorkloadInfo};
 use crate::metrics::request_log::RequestSink;
 use crate::units::SimTime;
@@ -418,6 +420,15 @@ impl Simulator {
             simulated: self.now,
             wall_s,
             events: self.events.processed(),
+            mapping: self.drives[0]
+                .ftl()
+                .log_stats()
+                .map(|(shape, _)| MappingInfo {
+                    mapping: self.drives[0].ftl().mapping().to_string(),
+                    data_blocks_per_group: shape.data,
+                    update_blocks_per_group: shape.update,
+                    log_blocks: self.cfg.ftl.log_blocks,
+                }),
         }
     }
 
@@ -466,6 +477,7 @@ fn drive_work(d: &Drive) -> DriveWork {
     let f = d.ftl().counters;
     let c = d.counters();
     let s = d.scheme_stats();
+    let log = d.ftl().log_stats().map(|(_, l)| l).unwrap_or_default();
     DriveWork {
         dies: d.geometry().dies as u64,
         host_pages_written: f.host_pages_written,
@@ -494,5 +506,13 @@ fn drive_work(d: &Drive) -> DriveWork {
         suspensions: c.suspensions,
         pipelined_reads: c.pipelined_reads,
         pipelined_writes: c.pipelined_writes,
+        merges: MergeWork {
+            count: f.merges.map(|m| m.count),
+            pages_copied: f.merges.map(|m| m.pages_copied),
+            blocks_erased: f.merges.map(|m| m.blocks_erased),
+        },
+        update_blocks: log.update_blocks as u64,
+        update_blocks_peak: Peak(log.update_blocks_peak as u64),
+        overflow_blocks: log.overflow_blocks,
     }
 }

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 mod keywords;
+mod mapping;
 mod presets;
 mod validate;
 
@@ -275,6 +276,17 @@ pub struct FtlConfig {
     /// GC copies hot and cold valid pages (HC classification, practical-GC paper §III-B) to
     /// separate write points; 8 bytes of memory per logical page when on.
     pub hot_cold: bool,
+    /// The mapping scheme: `page` (pure page-level mapping), `lftl` (L-FTL: block-mapped data
+    /// blocks with one page-mapped log block per logical block) or `hftl` (H-FTL: n:m hybrid
+    /// log-block mapping) (AGC/DGC paper §2.1, §6; docs/schemes/hybrid-ftl.md).
+    pub mapping: crate::ftl::MappingKind,
+    /// Log-block mappings: the most update (log) blocks a plane holds; 0 (the default): as many as
+    /// its free blocks allow above the GC threshold.
+    pub log_blocks: u32,
+    /// H-FTL: logical blocks per group (n of n:m; the paper's 2:8 → 2).
+    pub group_data_blocks: u32,
+    /// H-FTL: update blocks a group may hold before it is merged (m of n:m; the paper's 2:8 → 8).
+    pub group_update_blocks: u32,
 }
 
 /// Garbage collection settings.
@@ -890,9 +902,16 @@ impl Config {
     }
 
     /// Free blocks a plane needs so that a host write and a GC job can each open a block: 2, or 3
-    /// with hot/cold separation (`ftl.hot_cold`: GC writes two streams).
+    /// with hot/cold separation (`ftl.hot_cold`: GC writes two streams). Under a log-block mapping,
+    /// a host write's update block and a full merge's fresh data blocks: 2 for L-FTL, n + 1 for
+    /// H-FTL (`ftl.group_data_blocks` = n).
     pub fn reserve_blocks(&self) -> u32 {
-        2 + u32::from(self.ftl.hot_cold)
+        use crate::ftl::MappingKind;
+        match self.ftl.mapping {
+            MappingKind::Page => 2 + u32::from(self.ftl.hot_cold),
+            MappingKind::Lftl => 2,
+            MappingKind::Hftl => self.ftl.group_data_blocks.saturating_add(1),
+        }
     }
 
     /// The GC axes this configuration asks for (the named scheme with the axis keys' overrides).
@@ -949,6 +968,20 @@ impl Config {
             streams: crate::ftl::StreamLayout::new(self.ftl.hot_to),
             hot_cold: self.ftl.hot_cold,
             candidates: std::sync::Arc::new(victim),
+            mapping: self.ftl.mapping,
+            log: crate::ftl::LogParams {
+                shape: crate::ftl::GroupShape {
+                    data: self.ftl.group_data_blocks,
+                    update: self.ftl.group_update_blocks,
+                },
+                log_blocks: self.ftl.log_blocks,
+                // Validation admits only these three with a log-block mapping.
+                victim: match victim {
+                    crate::gc::victim::VictimKind::Fifo => crate::ftl::MergeVictim::Fifo,
+                    crate::gc::victim::VictimKind::Random => crate::ftl::MergeVictim::Random,
+                    _ => crate::ftl::MergeVictim::Greedy,
+                },
+            },
         })
     }
 
