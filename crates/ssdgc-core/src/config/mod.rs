@@ -13,7 +13,7 @@ mod keywords;
 mod presets;
 mod validate;
 
-pub use keywords::{AgeingMode, CopybackEcc, Fold, PagcMargin, ThresholdUnit};
+pub use keywords::{AgeingMode, CopybackEcc, Fold, HostPriority, PagcMargin, ThresholdUnit};
 
 use crate::gc::axis::{AxisSetting, Toggle};
 use crate::units::{SimTime, MS, SEC, US};
@@ -235,6 +235,15 @@ pub struct GeometryConfig {
     pub page_size: ByteSize,
     /// Share of physical capacity hidden from the host.
     pub overprovision: f64,
+    /// Page (data) registers per plane, 1 to 8: with more than one, GC may keep that many page
+    /// moves of one plane in flight (`gc.migration = "parallel"`; the parallel-page-migration
+    /// paper's architecture, §IV-B, Fig. 3). Host operations use one.
+    pub registers_per_plane: u32,
+    /// What the pages in flight on one plane's registers share: `none` (the paper's idealised
+    /// architecture: N moves take as long as one), `command` (the die's command and address cycles,
+    /// one page at a time) or `array` (the plane's array reads or programs one page at a time: no
+    /// gain from registers; the default).
+    pub register_sharing: crate::flash::RegisterSharing,
 }
 
 /// Flash and bus timing.
@@ -337,8 +346,24 @@ pub struct GcConfig {
     /// Which planes collect together: `serial`, `pagc-blind`, `pagc-threshold`, `pagc-cache`,
     /// `superblock`.
     pub planes: AxisSetting<crate::gc::planes::Planes>,
-    /// How pages move: `serial`, `instant` (the zero-latency oracle).
+    /// How pages move: `serial`, `instant` (the zero-latency oracle), `parallel` (`gc.workers`
+    /// moves of one plane in flight on its registers).
     pub migration: AxisSetting<crate::gc::migration::Migration>,
+    /// Parallel migration: worker threads moving one victim's pages at once, each on a page
+    /// register of the plane (at most `geometry.registers_per_plane`); 0 means one per register.
+    pub workers: u32,
+    /// The copyback odd/even page restriction (a page may be copied back only to a page of the same
+    /// parity): `none`, `paper` (the paper's pairing, Algorithm 3: the lowest free page of the same
+    /// parity, even out of program order) or `in-order` (destinations programmed in order, a page
+    /// skipped to keep parity and counted as wasted).
+    pub copyback_parity: crate::gc::migration::Parity,
+    /// IPPBE: victims of one plane collected by one job and erased together for one erase latency
+    /// (1 to 8; 1 is one victim per job).
+    pub erase_blocks: u32,
+    /// What a GC job holds between its operations: `plane` (the die serves host work of its other
+    /// planes in between), `die` (the default) or `channel` (no other die of the channel starts an
+    /// operation while a die of it runs GC).
+    pub blocking: crate::flash::GcScope,
 }
 
 /// The GC axis keys of `[gc]`, which take `"scheme"` or a value of their axis.
@@ -363,15 +388,21 @@ pub struct HostConfig {
     pub fold: Fold,
     /// Multiplies trace inter-arrival times: 0.5 replays twice as fast.
     pub time_scale: f64,
+    /// Order in which a die serves its queued host transactions: `fifo` (arrival order) or
+    /// `reads-first` (reads before writes, a read never passing a write of its own page).
+    pub priority: HostPriority,
 }
 
 /// Preconditioning before measurement.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PreconditionConfig {
-    /// `none`, `fill` (sequential fill), or `steady` (fill, then random overwrites).
+    /// `none`, `fill` (sequential fill), `steady` (fill, then random overwrites) or `trace` (the
+    /// workload itself: the pages it reads, then those it writes, then shifted copies until every
+    /// page is written, then its writes again).
     pub mode: AgeingMode,
-    /// With `steady`: random single-page overwrites, as a multiple of the logical capacity.
+    /// With `steady`: random single-page overwrites, as a multiple of the logical capacity; with
+    /// `trace`: page writes of the workload's writes after the fill, as that multiple.
     pub overwrites: f64,
 }
 
@@ -829,6 +860,19 @@ impl Config {
             channel_rate_mts: t.channel_rate_mts,
             channel_width_bits: t.channel_width_bits,
             page_size: self.geometry.page_size.0,
+        }
+    }
+
+    /// The resource model's settings: registers per plane, what they share, what a GC job holds.
+    pub fn resource_params(&self) -> crate::flash::ResourceParams {
+        crate::flash::ResourceParams {
+            registers_per_plane: self
+                .geometry
+                .registers_per_plane
+                .clamp(1, crate::flash::MAX_REGISTERS as u32)
+                as u8,
+            sharing: self.geometry.register_sharing,
+            scope: self.gc.blocking,
         }
     }
 
