@@ -199,13 +199,16 @@ impl Filler<'_> {
     }
 }
 
+/// Calls its visitor once per request of a sample of the workload ([`trace`]).
+pub type Replay<'a, E> = dyn FnMut(u64, &mut dyn FnMut(Pages)) -> Result<(), E> + 'a;
+
 /// Trace preconditioning (module docs): `replay(k, visit)` calls `visit` once per request of sample
 /// `k` of the workload, in order; sample 0 is the workload itself, and when `samples` is true the
 /// overwrites take samples 1, 2, … (a synthetic workload's new requests; otherwise sample 0 again).
 /// The pages go to `sink`, over a logical space of `logical` pages; `overwrites` × `logical` page
 /// writes of the workload's writes follow the fill. Returns the page writes done.
 pub fn trace<E>(
-    replay: &mut dyn FnMut(u64, &mut dyn FnMut(Pages)) -> Result<(), E>,
+    replay: &mut Replay<'_, E>,
     samples: bool,
     sink: &mut dyn PageSink,
     logical: u64,

@@ -254,7 +254,7 @@ fn ippbe_erases_two_blocks_for_one_erase_latency() {
     );
     // Both victims erased and back in the pool; every logical page still mapped.
     assert_eq!(ftl.counters.blocks_erased, 2);
-    assert!(ftl.free_blocks(0) >= free_before + 1);
+    assert!(ftl.free_blocks(0) > free_before);
     for lpn in 0..2 * PPB {
         assert!(ftl.lookup(lpn).is_some(), "lpn {lpn} lost");
     }
