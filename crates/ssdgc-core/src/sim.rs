@@ -185,6 +185,7 @@ impl Simulator {
 
     /// Preconditions the drives as the options say, once (later calls do nothing), with no
     /// simulated time; `progress` hears about it every 2^20 page writes.
+    #[inline(never)]
     pub fn precondition(&mut self, progress: &mut dyn FnMut(Progress)) -> Result<(), SimError> {
         if self.precondition_wall.is_some() {
             return Ok(());
@@ -228,6 +229,7 @@ impl Simulator {
     /// Preconditions the drives with the workload itself ([`crate::ageing::trace`]): its pages go
     /// through the array's layout to the drives, each collecting instantly with its own
     /// preconditioning stream.
+    #[inline(never)]
     fn precondition_from_trace(&mut self, overwrites: f64) -> Result<(), SimError> {
         use crate::ageing::{PageSink, Pages};
         use crate::host::array::Stripe;

@@ -437,13 +437,11 @@ impl Drive {
                 self.txns.len() as u32 - 1
             }
         };
-        let die = &mut self.dies[d as usize];
         let q = QueuedTxn { plane, write, lpn };
         if self.reads_first && !write {
-            let at = scope::read_position(&die.queue, lpn);
-            die.queue.insert(at, q);
-            die.ids.insert(at, t);
+            self.queue_read_first(d, q, t);
         } else {
+            let die = &mut self.dies[d as usize];
             die.queue.push_back(q);
             die.ids.push_back(t);
         }

@@ -226,6 +226,22 @@ impl Drive {
         if !self.copyback || self.dies[d as usize].jobs[j].uses_channel() {
             return self.step_held_job(ev, d, j);
         }
+        if self.planned {
+            self.run_copyback_job::<true>(ev, d, j)
+        } else {
+            self.run_copyback_job::<false>(ev, d, j)
+        }
+    }
+
+    /// [`Drive::start_gc_job`] of a copyback job: its operations back to back under one completion
+    /// event; `PLANNED` counts a planned job's waves and erases.
+    #[inline(always)]
+    fn run_copyback_job<const PLANNED: bool>(
+        &mut self,
+        ev: &mut EventQueue,
+        d: u32,
+        j: usize,
+    ) -> bool {
         let start = self.now;
         let mut t = start;
         let mut last = None;
@@ -240,7 +256,7 @@ impl Drive {
                     debug_assert_eq!(f.transfers, 0, "a copyback job without channel use");
                     let begun = t;
                     t = self.res.reserve(d, t, &f).end;
-                    if self.planned {
+                    if PLANNED {
                         count_planned(&mut self.counters, &op, t - begun);
                     }
                     self.pipeline.gc_started(d, &op, t, &self.timing);

@@ -303,13 +303,29 @@ impl Resources {
     /// [`FlashOp::combined`] says). Returns where it landed.
     #[inline]
     pub fn reserve(&mut self, die: u32, now: SimTime, op: &FlashOp) -> Reservation {
+        if op.registers > 1 {
+            return self.reserve_in_flight(die, now, op);
+        }
+        self.book(die, now, op)
+    }
+
+    /// [`Resources::reserve`] of several pages in flight on one plane's registers.
+    #[cold]
+    #[inline(never)]
+    fn reserve_in_flight(&mut self, die: u32, now: SimTime, op: &FlashOp) -> Reservation {
         assert!(
             op.registers <= self.params.registers_per_plane,
             "an operation holds {} registers of a plane that has {}",
             op.registers,
             self.params.registers_per_plane
         );
-        let op = op.combined(self.params.sharing);
+        let one = op.combined(self.params.sharing);
+        self.book(die, now, &one)
+    }
+
+    /// Books `op`, one register's worth, on the die's channel, the die and its planes.
+    #[inline(always)]
+    fn book(&mut self, die: u32, now: SimTime, op: &FlashOp) -> Reservation {
         let ready = now + op.before;
         let (xs, xe) = if op.transfers == 0 {
             (ready, ready)
@@ -381,6 +397,9 @@ impl Resources {
     /// channel (empty otherwise).
     #[inline]
     pub fn release_channel(&mut self, die: u32) -> std::ops::Range<u32> {
+        if self.params.scope != GcScope::Channel {
+            return 0..0;
+        }
         let ch = die / self.dies_per_channel;
         let c = &mut self.channel_gc[ch as usize];
         if *c != die {
@@ -394,6 +413,9 @@ impl Resources {
     /// holds the channel (`gc.blocking = "channel"`).
     #[inline]
     pub fn blocked(&self, die: u32) -> bool {
+        if self.params.scope != GcScope::Channel {
+            return false;
+        }
         let c = self.channel_gc[(die / self.dies_per_channel) as usize];
         c != NO_DIE && c != die
     }

@@ -172,11 +172,7 @@ impl GcOp {
                     ..FlashOp::new(c + t.erase, 0, 0, planes)
                 }
             }
-            GcOp::Wave { n, .. } => {
-                let one = GcOp::Move { src: 0, dst: 0 }.flash_op(t, copyback, planes);
-                let (cb, ca) = if copyback { (2 * c, 0) } else { (c, c) };
-                return FlashOp::in_flight(n, one, cb, ca);
-            }
+            GcOp::Wave { n, .. } => return wave(n, t, copyback, planes),
         };
         FlashOp::new(before, transfers, after, planes)
     }
@@ -205,6 +201,20 @@ impl GcOp {
                 .fold(0, |a, b| a | b),
         }
     }
+}
+
+/// A wave of `n` moves on `n` registers: each a move's work, its command cycles marked so that the
+/// resource model can combine them.
+#[cold]
+#[inline(never)]
+fn wave(n: u8, t: &Timing, copyback: bool, planes: u64) -> FlashOp {
+    let (c, r, p) = (t.command, t.read, t.program);
+    let (one, cb, ca) = if copyback {
+        (FlashOp::new(2 * c + r + p, 0, 0, planes), 2 * c, 0)
+    } else {
+        (FlashOp::new(c + r, 2, c + p, planes), c, c)
+    };
+    FlashOp::in_flight(n, one, cb, ca)
 }
 
 impl GcJob {
@@ -692,14 +702,22 @@ pub fn commit_buffered(ftl: &mut Ftl, planes: &[u32]) -> Result<Option<GcOp>, Ft
     }
 }
 
+/// [`dispatch_next`] of a parallel (PaGC) or planned job.
+#[inline(never)]
+fn dispatch_other(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, FtlError> {
+    if job.multi.is_some() {
+        dispatch_parallel(ftl, job)
+    } else {
+        dispatch_planned(ftl, job)
+    }
+}
+
 /// Dispatches the job's next operation, applying its effect on the mapping: a move relocates its page
 /// now; an erase marks the block erasing. `Ok(None)` when the job has no operation left.
+#[inline]
 pub fn dispatch_next(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, FtlError> {
-    if job.multi.is_some() {
-        return dispatch_parallel(ftl, job);
-    }
-    if job.planned.is_some() {
-        return dispatch_planned(ftl, job);
+    if job.multi.is_some() | job.planned.is_some() {
+        return dispatch_other(ftl, job);
     }
     if job.erase_issued {
         return Ok(None);
