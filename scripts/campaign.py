@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Randomized reliability campaign over the ssdgc release binary; run it through scripts/campaign.sh.
 
-Every run is drawn from a seeded generator: a small drive shape, a scheme, a victim policy, a
-synthetic workload and an ageing mode, run under `--check --json` with a time limit. A run passes
-when it exits 0 with a consistent report, or exits 2 with exactly one `ssdgc: error:` line.
+Every run is drawn from a seeded generator: a small drive shape, a scheme, a victim policy, an FTL
+mapping (page-mapped, or now and then L-FTL or H-FTL), a synthetic workload and an ageing mode,
+run under `--check --json` with a time limit. A run passes when it exits 0 with a consistent
+report, or exits 2 with exactly one `ssdgc: error:` line.
 Anything else (a panic, a signal, a timeout, an inconsistent report, a rerun that differs, more
 than 2 GiB of memory) is a failure, printed with its exact command line.
 """
@@ -141,13 +142,44 @@ def draw(rng, schemes, victims):
         sets["gc.pipeline"] = "true" if ops and rng.random() < 0.5 else "false"
         sets["gc.suspend"] = '"' + (rng.choice(["none", "erase", "all"]) if ops else "none") + '"'
         sets["gc.planes"] = '"' + rng.choice(["serial", "pagc-blind", "pagc-threshold", "pagc-cache", "superblock"]) + '"'
-        sets["gc.migration"] = '"instant"' if rng.random() < 0.1 else '"serial"'
+        sets["gc.migration"] = '"' + rng.choice(["instant", "serial", "serial", "parallel"]) + '"'
         sets["gc.collect"] = '"one"' if when == "on-demand" and rng.random() < 0.4 else '"restore"'
-    args = ["run", "--gc", scheme, "--victim", pick_victim(rng, victims)]
+    # Page registers, parallel workers, IPPBE, the copyback parity restriction, what GC holds, the
+    # die queue's order; some combinations are meaningless and must be one-line errors.
+    if rng.random() < 0.4:
+        regs = rng.choice([1, 2, 4, 8, 9])
+        sets["geometry.registers_per_plane"] = regs
+        sets["geometry.register_sharing"] = '"' + rng.choice(["none", "command", "array"]) + '"'
+        if rng.random() < 0.6:
+            sets["gc.workers"] = rng.randint(0, regs + 1)
+    if rng.random() < 0.2:
+        sets["gc.erase_blocks"] = rng.choice([1, 2, 3, 8])
+    if rng.random() < 0.15:
+        sets["gc.copyback_parity"] = '"' + rng.choice(["paper", "in-order"]) + '"'
+    if rng.random() < 0.3:
+        sets["gc.blocking"] = '"' + rng.choice(["plane", "die", "channel"]) + '"'
+    if rng.random() < 0.2:
+        sets["host.priority"] = '"reads-first"'
+    victim = pick_victim(rng, victims)
+    log_block = rng.random() < 0.25
+    if log_block:
+        # A log-block FTL (L-FTL, H-FTL); most of the time with a victim policy it applies.
+        mapping = rng.choice(["lftl", "hftl"])
+        sets["ftl.mapping"] = f'"{mapping}"'
+        if mapping == "hftl" and rng.random() < 0.5:
+            sets["ftl.group_data_blocks"] = rng.choice([1, 2, 3, 4])
+            sets["ftl.group_update_blocks"] = rng.choice([1, 2, 8, 16])
+        if rng.random() < 0.2:
+            sets["ftl.log_blocks"] = rng.choice([1, 4, 16])
+        if rng.random() < 0.8:
+            victim = rng.choice(["greedy", "fifo", "random"])
+    args = ["run", "--gc", scheme, "--victim", victim]
     for k, v in sets.items():
         args += ["--set", f"{k}={v}"]
     args += ["--synthetic", synthetic(rng, sets["geometry.page_size"])]
-    age = rng.choice(["none", "fill", "steady:0.5", "steady:1", "steady:2"])
+    # A log-block FTL merges a whole block for nearly every random overwrite: lighter ageing.
+    ages = ["none", "fill", "steady:0.2"] if log_block else ["none", "fill", "steady:0.5", "steady:1", "steady:2"]
+    age = rng.choice(ages + ["trace", "trace:0.5"])
     args += ["--precondition", age, "--seed", str(rng.randint(0, 2**32)), "--check", "--json", "-q"]
     return scheme, args
 
@@ -167,8 +199,21 @@ def finite_numbers(v, path="report"):
             yield from finite_numbers(x, f"{path}[{i}]")
 
 
-def check_report(rep, count):
-    """The inconsistencies of one report (an empty list when it is consistent)."""
+def settings(args):
+    """The `--set key=value` overrides of a run's arguments, as a dict of strings."""
+    out = {}
+    for flag, value in zip(args, args[1:]):
+        if flag == "--set" and "=" in value:
+            k, v = value.split("=", 1)
+            out[k] = v.strip('"')
+    return out
+
+
+def check_report(rep, count, sets=None):
+    """The inconsistencies of one report (an empty list when it is consistent); `sets`: the run's
+    `--set` overrides (a log-block mapping, `ftl.mapping` = `lftl` or `hftl`, adds an `ftl`
+    section)."""
+    log_block = (sets or {}).get("ftl.mapping", "page") != "page"
     bad = [f"{p} is not finite" for p in finite_numbers(rep)]
     req = rep["requests"]
     if req["total"] != count:
@@ -197,17 +242,34 @@ def check_report(rep, count):
     if not close(fl["waf"], waf, rel=1e-9, abs_=1e-12):
         bad.append(f"flash.waf = {fl['waf']}, (host + gc) / host = {waf}")
     # One `schemes` sub-object per capability the GC axes use, and no other (also per drive).
-    want = capabilities(rep["gc_axes"])
+    want = capabilities(rep["gc_axes"], sets or {})
     for where, r in [("", rep)] + [(f"drives[{i}].", d) for i, d in enumerate(rep.get("drives") or [])]:
         got = set(r["schemes"])
         if got != want:
             bad.append(f"{where}schemes has {sorted(got)}, the GC axes use {sorted(want)}")
+        # The `ftl` section comes with a log-block mapping only; its merges are the GC invocations
+        # and their copies the GC moves.
+        if ("ftl" in r) != log_block:
+            bad.append(f"{where}ftl section {'missing' if log_block else 'present'}")
+        elif log_block:
+            m = r["ftl"]["merges"].values()
+            if sum(k["count"] for k in m) != r["gc"]["invocations"]:
+                bad.append(f"{where}ftl.merges do not add up to gc.invocations")
+            if sum(k["pages_copied"] for k in m) != r["flash"]["gc_pages_moved"]:
+                bad.append(f"{where}ftl.merges pages copied do not add up to flash.gc_pages_moved")
     return bad
 
 
-def capabilities(axes):
-    """The `schemes` sections of a report whose run used GC axes `axes` (docs/report-schema.md)."""
+def capabilities(axes, sets):
+    """The `schemes` sections of a report whose run used GC axes `axes` and overrides `sets`
+    (docs/report-schema.md)."""
     want = set()
+    planned = (axes["migration"] == "parallel"
+               or (axes["migration"] != "instant"
+                   and (int(sets.get("gc.erase_blocks", "1")) > 1
+                        or sets.get("gc.copyback_parity", "none") != "none")))
+    if planned:
+        want.add("migration")
     if axes["when"] in ("states", "idle"):
         want.add(axes["when"])
     if axes["preempt"] == "ops":
@@ -272,7 +334,7 @@ class Campaign:
                 rep = None
                 problems.append(f"stdout is not one JSON report: {e}")
             if rep is not None:
-                problems += check_report(rep, count)
+                problems += check_report(rep, count, settings(args))
                 if rerun and not problems:
                     code2, out2, _, _ = self.execute(args)
                     rep2 = json.loads(out2) if code2 == 0 else None

@@ -125,7 +125,8 @@ pub struct Common {
     /// blkparse event to replay: D (issued to the device) or Q (queued).
     #[arg(long, default_value = "D")]
     pub blkparse_event: String,
-    /// Preconditioning: none, fill, steady, or steady:N (N x capacity of random overwrites).
+    /// Preconditioning: none, fill, steady, steady:N (N x capacity of random overwrites), trace or
+    /// trace:N (the workload itself, then N x capacity of its writes).
     #[arg(long)]
     pub precondition: Option<String>,
     /// Trace replay: open (arrivals at trace time, the default) or closed:QD.
@@ -199,7 +200,7 @@ pub struct CompareArgs {
 
 #[derive(Args)]
 pub struct ReproduceArgs {
-    /// Paper id (pagc, pgc, practical).
+    /// Paper id (pagc, pgc, practical, ppm).
     pub paper: String,
     /// Run the quick variant of every experiment (smaller drives, fewer requests, one seed).
     #[arg(long)]

@@ -175,3 +175,49 @@ fn a_state_of_other_inputs_or_a_damaged_file_is_a_one_line_error() {
     ]);
     common::assert_mentions(&e, &["--load-state", "fifo", "victim"]);
 }
+
+#[test]
+fn trace_preconditioning_keys_the_workload_and_log_block_drives_are_not_kept() {
+    let dir = scratch_dir("state-trace");
+    let state = dir.join("aged.state");
+    let run = |spec: &str, extra: &[&str]| {
+        let mut a = vec![
+            "run",
+            "--json",
+            "-q",
+            "--precondition",
+            "trace:0.5",
+            "--synthetic",
+            spec,
+        ];
+        a.extend_from_slice(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let saved = json(&run(TINY, &["--save-state", path_str(&state)]));
+    let loaded = json(&run(TINY, &["--load-state", path_str(&state)]));
+    assert_eq!(without_wall_time(saved), without_wall_time(loaded));
+    // Aged with another workload's pages: refused, naming the workload.
+    let mut other = run(
+        "count=600,read=0.3,size=16KiB",
+        &["--load-state", path_str(&state)],
+    );
+    other.retain(|a| a != "--json");
+    let e = user_error(&other);
+    common::assert_mentions(
+        &e,
+        &["--load-state", "it was aged with workload = synthetic"],
+    );
+    // A log-block drive has no snapshot to keep.
+    let e = user_error(&[
+        "run",
+        "-q",
+        "--set",
+        "ftl.mapping=\"lftl\"",
+        "--synthetic",
+        TINY,
+        "--save-state",
+        path_str(&dir.join("lftl.state")),
+    ]);
+    common::assert_mentions(&e, &["cannot be kept", "mapping"]);
+    assert!(!dir.join("lftl.state").exists());
+}

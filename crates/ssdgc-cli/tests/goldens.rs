@@ -1,13 +1,14 @@
 //! Value goldens: the JSON report of every GC scheme, and of the settings that change how the
 //! mechanism works (victim policies, copyback, the free-page trigger, the write buffer, allocation
-//! order), on fixed small runs — synthetic workloads and shared real traces.
+//! order, parallel migration, IPPBE, the parity restriction, what GC holds, the die's priority,
+//! trace preconditioning), on fixed small runs — synthetic workloads and shared real traces.
 //!
 //! Each golden is stored as the report it was pinned from (`tests/goldens/NAME.json`). The check
 //! compares *values*, not bytes: both reports are flattened to `dotted.key = value` and every key of
 //! the golden must be present in the current report (through [`RENAMED`] when the schema moved it)
 //! with an equal value. Keys the current report adds are allowed. `sim.wall_s` is ignored. A key of
-//! an optional section (a capability of `schemes`, or `buffer`) that the current report leaves out
-//! entirely must be zero in the golden: nothing that was counted disappears.
+//! an optional section (a capability of `schemes`, `ftl`, or `buffer`) that the current report
+//! leaves out entirely must be zero in the golden: nothing that was counted disappears.
 //!
 //! A change of results on purpose re-pins the goldens (`SSDGC_BLESS=1 cargo test -p ssdgc-cli
 //! --test goldens`) and names the change in docs/CHANGELOG.md.
@@ -46,6 +47,7 @@ const SCHEMES: &[&str] = &[
     "pgc-se",
     "fpgc",
     "zero",
+    "parallel",
 ];
 
 fn cases() -> Vec<Case> {
@@ -214,6 +216,144 @@ fn cases() -> Vec<Case> {
             "fill-baseline",
             &["--seed", "7", "--synthetic", SYN, "--precondition", "fill"],
         ),
+        (
+            "parallel-4-workers",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "parallel",
+                "--set",
+                "geometry.registers_per_plane=4",
+                "--set",
+                "geometry.register_sharing=none",
+            ],
+        ),
+        (
+            "parallel-paper-parity",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "parallel",
+                "--set",
+                "geometry.registers_per_plane=2",
+                "--set",
+                "geometry.register_sharing=command",
+                "--set",
+                "timing.command=2us",
+                "--set",
+                "gc.copyback_parity=paper",
+            ],
+        ),
+        (
+            "nocopyback-parallel",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "parallel",
+                "--set",
+                "geometry.registers_per_plane=4",
+                "--set",
+                "geometry.register_sharing=none",
+                "--set",
+                "gc.copyback=false",
+            ],
+        ),
+        (
+            "ippbe-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--set",
+                "gc.erase_blocks=2",
+            ],
+        ),
+        (
+            "ippbe-parallel-pgc",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "pgc",
+                "--set",
+                "gc.migration=parallel",
+                "--set",
+                "geometry.registers_per_plane=2",
+                "--set",
+                "gc.erase_blocks=2",
+            ],
+        ),
+        (
+            "parity-in-order-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--set",
+                "gc.copyback_parity=in-order",
+            ],
+        ),
+        (
+            "blocking-plane-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--set",
+                "gc.blocking=plane",
+            ],
+        ),
+        (
+            "blocking-channel-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--set",
+                "geometry.chips_per_channel=2",
+                "--set",
+                "geometry.channels=1",
+                "--set",
+                "gc.blocking=channel",
+            ],
+        ),
+        (
+            "reads-first-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--set",
+                "host.priority=reads-first",
+            ],
+        ),
+        (
+            "trace-precondition-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--precondition",
+                "trace:0.5",
+            ],
+        ),
     ];
     for (name, args) in extra {
         v.push(Case {
@@ -227,6 +367,73 @@ fn cases() -> Vec<Case> {
             name: leak_str(format!("msr-{s}")),
             args: leak(&["--seed", "2", "--gc", s]),
             trace: Some(MSR),
+        });
+    }
+    // The log-block mappings (L-FTL, H-FTL 2:8), on the synthetic workload and on the trace (the
+    // drive of the trace cases above), and L-FTL under idle-time GC on a light workload.
+    for m in ["lftl", "hftl"] {
+        let mapping = leak_str(format!("ftl.mapping={m}"));
+        v.push(Case {
+            name: leak_str(format!("syn-{m}")),
+            args: leak(&["--seed", "7", "--synthetic", SYN, "--set", mapping]),
+            trace: None,
+        });
+        v.push(Case {
+            name: leak_str(format!("trace-{m}")),
+            args: leak(&[
+                "--seed",
+                "3",
+                "--set",
+                mapping,
+                "--set",
+                "geometry.planes_per_die=4",
+                "--set",
+                "geometry.blocks_per_plane=128",
+                "--time-scale",
+                "0.25",
+            ]),
+            trace: Some(TRACE),
+        });
+    }
+    // Idle-time merges need idle time: L-FTL thrashes under SYN's random writes and never idles.
+    v.push(Case {
+        name: "syn-lftl-idle",
+        args: &[
+            "--seed",
+            "7",
+            "--synthetic",
+            "count=600,read=0.3,size=exp:16KiB,interarrival=exp:300ms",
+            "--gc",
+            "idle",
+            "--set",
+            "ftl.mapping=lftl",
+        ],
+        trace: None,
+    });
+    // The parallel-page-migration paper's drive (Table 1, 128 blocks per plane), preconditioned
+    // from the trace itself, with four workers and with IPPBE.
+    for (name, sets) in [
+        (
+            "ppm-slc-parallel",
+            &["gc.migration=parallel", "gc.workers=4"][..],
+        ),
+        ("ppm-slc-ippbe", &["gc.erase_blocks=2"][..]),
+    ] {
+        let mut args = vec![
+            "--seed",
+            "2",
+            "--preset",
+            "ppm-slc",
+            "--set",
+            "geometry.blocks_per_plane=128",
+        ];
+        for s in sets {
+            args.extend(["--set", s]);
+        }
+        v.push(Case {
+            name,
+            args: leak(&args),
+            trace: Some(TRACE),
         });
     }
     v
@@ -256,7 +463,7 @@ const RENAMED: &[(&str, &str)] = &[
     ("pgc.cancelled_moves", "gc.cancelled_moves"),
 ];
 
-/// Sections a report has only when the run uses them (`schemes.X`, `buffer`): the section of
+/// Sections a report has only when the run uses them (`schemes.X`, `ftl`, `buffer`): the section of
 /// `key`, if it is in one.
 fn optional_section(key: &str) -> Option<String> {
     let (rest, drive) = split_drive(key);
@@ -264,6 +471,7 @@ fn optional_section(key: &str) -> Option<String> {
     let section = match parts.as_slice() {
         ["schemes", cap, _, ..] => format!("schemes.{cap}"),
         ["buffer", _, ..] => "buffer".to_string(),
+        ["ftl", _, ..] => "ftl".to_string(),
         _ => return None,
     };
     Some(format!("{drive}{section}"))

@@ -32,12 +32,18 @@ pub struct Job<'a> {
 }
 
 impl Job<'_> {
-    /// The ageing key of a run of `cfg` with `opts` (the drive as its GC scheme sees it).
-    pub fn key_of(cfg: &crate::Config, opts: &crate::RunOptions) -> Result<AgeingKey, SimError> {
+    /// The ageing key of a run of `cfg` with `opts` on `workload` (the drive as its GC scheme
+    /// sees it).
+    pub fn key_of(
+        cfg: &crate::Config,
+        opts: &crate::RunOptions,
+        workload: &crate::host::Workload,
+    ) -> Result<AgeingKey, SimError> {
         AgeingKey::new(
             &crate::gc::scheme::drive_for(cfg),
             opts.precondition,
             opts.seed,
+            &workload.identity(),
         )
         .map_err(SimError::Config)
     }
@@ -153,6 +159,15 @@ mod tests {
     use crate::{ConfigBuilder, RunOptions};
 
     fn job<'a>(sets: &'a [&'a str], seed: u64) -> Job<'a> {
+        job_with(
+            sets,
+            seed,
+            Precondition::Steady(1.0),
+            "count=800,interarrival=exp:300us,read=0.3",
+        )
+    }
+
+    fn job_with<'a>(sets: &'a [&'a str], seed: u64, how: Precondition, spec: &'a str) -> Job<'a> {
         let cfg = {
             let mut b = ConfigBuilder::preset("default").unwrap();
             for s in sets {
@@ -161,18 +176,50 @@ mod tests {
             b.build().unwrap()
         };
         let mut opts = RunOptions::from_config(&cfg, seed).unwrap();
-        opts.precondition = Precondition::Steady(1.0);
-        let key = Job::key_of(&cfg, &opts).unwrap();
+        opts.precondition = how;
+        let workload = move || Workload::synthetic(spec, 1 << 30, seed).unwrap();
+        let key = Job::key_of(&cfg, &opts, &workload()).unwrap();
         Job {
             key,
-            build: Box::new(move || {
-                let wl =
-                    Workload::synthetic("count=800,interarrival=exp:300us,read=0.3", 1 << 30, seed)
-                        .unwrap();
-                Simulator::new(&cfg, wl, opts.clone())
-            }),
+            build: Box::new(move || Simulator::new(&cfg, workload(), opts.clone())),
             progress: None,
         }
+    }
+
+    /// Preconditioning with the workload itself makes the workload an ageing input: runs of one
+    /// workload share their ageing, runs of another do not, and each report is the one it gives
+    /// alone. Other preconditioning ignores the workload.
+    #[test]
+    fn trace_preconditioning_shares_only_between_runs_of_one_workload() {
+        let small = "geometry.blocks_per_plane=64";
+        let specs = [
+            ("gc.scheme=\"baseline\"", "count=1500,read=0.3,size=8KiB"),
+            ("gc.scheme=\"pgc\"", "count=1500,read=0.3,size=8KiB"),
+            ("gc.scheme=\"baseline\"", "count=1500,read=0.3,size=16KiB"),
+        ];
+        let sets: Vec<[&str; 2]> = specs.iter().map(|(g, _)| [small, *g]).collect();
+        let make = |how| -> Vec<Job> {
+            sets.iter()
+                .zip(&specs)
+                .map(|(s, (_, w))| job_with(&s[..], 1, how, w))
+                .collect()
+        };
+        let jobs = make(Precondition::Trace(0.5));
+        assert_eq!(jobs[0].key, jobs[1].key);
+        assert_ne!(jobs[0].key, jobs[2].key);
+        assert!(jobs[2]
+            .key
+            .mismatch(&jobs[0].key)
+            .unwrap()
+            .contains("workload"));
+        let steady = make(Precondition::Steady(0.5));
+        assert_eq!(steady[0].key, steady[2].key);
+        let batch: Vec<String> = run(jobs, None).into_iter().map(json).collect();
+        let alone: Vec<String> = make(Precondition::Trace(0.5))
+            .into_iter()
+            .map(|j| json((j.build)().and_then(Simulator::run)))
+            .collect();
+        assert_eq!(batch, alone);
     }
 
     /// Each distinct drive is aged once: of three jobs sharing a key only one hears
@@ -211,16 +258,20 @@ mod tests {
 
     #[test]
     fn a_batch_reports_what_each_job_reports_alone() {
-        let sets: [&[&str]; 5] = [
+        let sets: [&[&str]; 7] = [
             &["gc.scheme=\"baseline\""],
             &["gc.scheme=\"pgc\""],
             &["gc.scheme=\"zero\""],
             &["gc.victim=\"fifo\""],
             &["gc.scheme=\"superblock\""],
+            &["ftl.mapping=\"lftl\""],
+            &["ftl.mapping=\"lftl\"", "host.queue_depth=8"],
         ];
         let mut jobs: Vec<Job> = sets.iter().map(|s| job(s, 1)).collect();
         jobs.push(job(&[], 2));
-        // Three share the default drive's ageing; fifo, the superblock and seed 2 age alone.
+        // Three share the default drive's ageing; fifo, the superblock and seed 2 age alone; the
+        // two L-FTL runs share a key, but a log-block drive has no snapshot: each ages its own.
+        assert_eq!(jobs[5].key, jobs[6].key);
         let batch: Vec<String> = run(jobs, None).into_iter().map(json).collect();
         let alone: Vec<String> = sets
             .iter()

@@ -263,8 +263,8 @@ pub fn check(
     seed: u64,
 ) -> Result<AgeingKey, String> {
     let opts = settings.options(cfg, seed)?;
-    workload.build(cfg, seed)?;
-    Job::key_of(cfg, &opts).map_err(|e| e.to_string())
+    let wl = workload.build(cfg, seed)?;
+    Job::key_of(cfg, &opts, &wl).map_err(|e| e.to_string())
 }
 
 /// One run of a batch ([`crate::batch::run`]): checked now ([`check`]); its simulator is built

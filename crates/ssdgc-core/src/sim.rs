@@ -19,7 +19,10 @@ use crate::gc::scheme;
 use crate::host::array::Stripe;
 use crate::host::frontend::{FrontEnd, Io};
 use crate::host::Workload;
-use crate::metrics::figures::{DriveFigures, DriveWork, HostFigures, RunFigures};
+use crate::metrics::figures::{
+    DriveFigures, DriveWork, HostFigures, MappingInfo, MergeWork, MigrationSettings, Peak,
+    RunFigures,
+};
 use crate::metrics::report::{self, ArrayInfo, BufferReport, DriveInfo, Report, WorkloadInfo};
 use crate::metrics::request_log::RequestSink;
 use crate::units::SimTime;
@@ -212,11 +215,22 @@ impl Simulator {
 
     /// Preconditions the drives as the options say, once (later calls do nothing), with no
     /// simulated time; `progress` hears about it every 2^20 page writes.
+    #[inline(never)]
     pub fn precondition(&mut self, progress: &mut dyn FnMut(Progress)) -> Result<(), SimError> {
         if self.precondition_wall.is_some() {
             return Ok(());
         }
         let started = std::time::Instant::now();
+        if let Precondition::Trace(overwrites) = self.opts.precondition {
+            self.precondition_from_trace(overwrites)?;
+            self.precondition_wall = Some(started.elapsed().as_secs_f64());
+            if self.opts.check {
+                for d in &self.drives {
+                    d.check(0)?;
+                }
+            }
+            return Ok(());
+        }
         let n = self.drives.len() as u64;
         for (i, drive) in self.drives.iter_mut().enumerate() {
             let i = i as u64;
@@ -245,7 +259,13 @@ impl Simulator {
     /// The inputs the drives' ageing depends on: runs with equal keys age to the same state
     /// ([`AgeingKey`]).
     pub fn ageing_key(&self) -> Result<AgeingKey, SimError> {
-        AgeingKey::new(&self.cfg, self.opts.precondition, self.opts.seed).map_err(SimError::Config)
+        AgeingKey::new(
+            &self.cfg,
+            self.opts.precondition,
+            self.opts.seed,
+            &self.front.workload.identity(),
+        )
+        .map_err(SimError::Config)
     }
 
     /// The drives' state after preconditioning ([`Simulator::precondition`] must have run, and
@@ -296,6 +316,62 @@ impl Simulator {
             for d in &self.drives {
                 d.check(0)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Preconditions the drives with the workload itself ([`crate::ageing::trace`]): its pages go
+    /// through the array's layout to the drives, each collecting instantly with its own
+    /// preconditioning stream.
+    #[inline(never)]
+    fn precondition_from_trace(&mut self, overwrites: f64) -> Result<(), SimError> {
+        use crate::ageing::{PageSink, Pages};
+        use crate::host::array::Stripe;
+        struct Sink<'a> {
+            drives: &'a mut [Drive],
+            stripe: &'a Stripe,
+            rngs: Vec<crate::rng::SimRng>,
+        }
+        impl PageSink for Sink<'_> {
+            fn write(&mut self, page: u64) -> Result<(), FtlError> {
+                let (d, lpn) = self.stripe.page(page);
+                self.drives[d].write_instant(lpn, &mut self.rngs[d])
+            }
+            fn is_mapped(&self, page: u64) -> bool {
+                let (d, lpn) = self.stripe.page(page);
+                self.drives[d].is_mapped(lpn)
+            }
+        }
+        let seed = self.opts.seed;
+        let Simulator { front, drives, .. } = self;
+        let stripe = front.stripe().clone();
+        let ps = stripe.page_size();
+        let logical = stripe.logical_pages();
+        let source = &front.workload;
+        let samples = source.samples();
+        let mut replay = |sample: u64, visit: &mut dyn FnMut(Pages)| -> Result<(), SimError> {
+            let mut w = source.replay(sample)?;
+            while let Some(r) = w.next_record() {
+                let r = r?;
+                let first = r.offset / ps;
+                let last = (r.offset + r.len.max(1) - 1) / ps;
+                visit(Pages {
+                    write: r.op == ssdgc_workload::Op::Write,
+                    first,
+                    count: last - first + 1,
+                });
+            }
+            Ok(())
+        };
+        let rngs = drives.iter().map(|d| d.precondition_rng(seed)).collect();
+        let mut sink = Sink {
+            drives: &mut drives[..],
+            stripe: &stripe,
+            rngs,
+        };
+        crate::ageing::trace(&mut replay, samples, &mut sink, logical, overwrites)?;
+        for d in drives.iter_mut() {
+            d.preconditioned();
         }
         Ok(())
     }
@@ -453,6 +529,7 @@ impl Simulator {
                 .cfg
                 .gc_axes()
                 .expect("a running drive's GC axes were validated"),
+            migration: self.migration_settings(),
             victim: self.cfg.gc.victim.name(),
             seed: self.opts.seed,
             workload: WorkloadInfo {
@@ -503,6 +580,15 @@ impl Simulator {
             queued_on_host: front.stats.queued_on_host,
             wall_s,
             events: self.events.processed(),
+            mapping: self.drives[0]
+                .ftl()
+                .log_stats()
+                .map(|(shape, _)| MappingInfo {
+                    mapping: self.drives[0].ftl().mapping().to_string(),
+                    data_blocks_per_group: shape.data,
+                    update_blocks_per_group: shape.update,
+                    log_blocks: self.cfg.ftl.log_blocks,
+                }),
         }
     }
 
@@ -525,6 +611,26 @@ impl Simulator {
             s.add_free(interval.saturating_mul(width), low, now);
         }
         self.free_watch = Some((t / width, now));
+    }
+
+    /// The settings of planned jobs, when the run plans them.
+    fn migration_settings(&self) -> Option<MigrationSettings> {
+        let c = &self.cfg;
+        let axes = c.gc_axes().ok()?;
+        let how = crate::gc::migration::InPlane::new(
+            axes.migration,
+            c.gc.workers,
+            c.geometry.registers_per_plane,
+            c.gc.erase_blocks,
+            c.gc.copyback_parity,
+        )?;
+        Some(MigrationSettings {
+            workers: how.workers as u32,
+            registers_per_plane: c.geometry.registers_per_plane,
+            register_sharing: c.geometry.register_sharing.to_string(),
+            erase_blocks: how.erase_blocks as u32,
+            copyback_parity: how.parity.to_string(),
+        })
     }
 
     /// Hands event `ev` at time `t` to its owner.
@@ -572,6 +678,7 @@ fn drive_work(d: &Drive) -> DriveWork {
     let f = d.ftl().counters;
     let c = d.counters();
     let s = d.scheme_stats();
+    let log = d.ftl().log_stats().map(|(_, l)| l).unwrap_or_default();
     DriveWork {
         dies: d.geometry().dies as u64,
         host_pages_written: f.host_pages_written,
@@ -600,5 +707,20 @@ fn drive_work(d: &Drive) -> DriveWork {
         suspensions: c.suspensions,
         pipelined_reads: c.pipelined_reads,
         pipelined_writes: c.pipelined_writes,
+        merges: MergeWork {
+            count: f.merges.map(|m| m.count),
+            pages_copied: f.merges.map(|m| m.pages_copied),
+            blocks_erased: f.merges.map(|m| m.blocks_erased),
+        },
+        update_blocks: log.update_blocks as u64,
+        update_blocks_peak: Peak(log.update_blocks_peak as u64),
+        overflow_blocks: log.overflow_blocks,
+        gc_jobs: c.gc_jobs,
+        gc_job_time: c.gc_job_time,
+        waves: c.waves,
+        worker_busy: crate::metrics::figures::PerWorker(c.worker_busy),
+        parity_skipped: f.parity_skipped,
+        out_of_order_pairs: f.out_of_order_pairs,
+        multi_erases: c.multi_erases,
     }
 }

@@ -141,6 +141,7 @@ fn latency_series_account_for_every_request() {
     let cfg = Config::default();
     let geo = ssdgc_core::flash::Geometry::new(&cfg);
     let recs = random_writes(4_000, geo.logical_bytes(), 2, 250_000);
+    let bytes: u64 = recs.iter().map(|r| r.len).sum();
     let mut opts = RunOptions::from_config(&cfg, 3).unwrap();
     opts.series_interval = Some(100_000_000);
     opts.series_window = Some(1_000);
@@ -158,8 +159,22 @@ fn latency_series_account_for_every_request() {
     assert_eq!(by_time.iter().map(|p| p.requests).sum::<u64>(), 4_000);
     assert_eq!(by_req.len(), 4);
     assert!(by_req.iter().all(|p| p.requests == 1_000));
-    // Arrivals span 4,000 x 250 us = 1 s: ten 100 ms intervals.
-    assert_eq!(by_time.len(), 10);
+    // Arrivals span 4,000 x 250 us = 1 s: the requests fall in ten 100 ms intervals. The series
+    // goes on to the interval of the last completion, where bytes are booked and free blocks
+    // watched (docs/report-schema.md, "series").
+    assert!(by_time[..10].iter().all(|p| p.requests > 0));
+    assert!(by_time[10..].iter().all(|p| p.requests == 0));
+    let last = by_time.last().unwrap().start;
+    let end = r.sim.simulated_s;
+    assert!(last <= end && end < last + 0.1 + 1e-9, "{last} {end}");
+    assert_eq!(
+        by_time
+            .iter()
+            .map(|p| p.read_bytes + p.write_bytes)
+            .sum::<u64>(),
+        bytes
+    );
+    assert!(by_time.iter().all(|p| p.min_free_blocks.is_some()));
     let max = by_req.iter().map(|p| p.max_us).fold(0.0, f64::max);
     assert_eq!(max, r.latency_us.all.max);
 }

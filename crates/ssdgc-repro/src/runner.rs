@@ -236,7 +236,8 @@ pub fn run_all(specs: &[RunSpec]) -> Result<Vec<Report>, String> {
         .iter()
         .map(|spec| {
             let (cfg, opts) = prepare(spec).map_err(|e| in_context(spec, e))?;
-            let key = Job::key_of(&cfg, &opts).map_err(|e| in_context(spec, e.to_string()))?;
+            let wl = workload(spec, &cfg).map_err(|e| in_context(spec, e))?;
+            let key = Job::key_of(&cfg, &opts, &wl).map_err(|e| in_context(spec, e.to_string()))?;
             Ok(Job {
                 key,
                 build: Box::new(move || {

@@ -23,11 +23,15 @@
 //! | `streams` | the write streams' layout (`ftl.hot_to`) |
 //! | `hot_cold` | `ftl.hot_cold` |
 //! | `victim` | `gc.victim`, with its parameters |
-//! | `ftl` | every FTL parameter at once (a catch-all: a parameter added later is an input too) |
+//! | `ftl` | every FTL parameter at once (a catch-all: a parameter added later is an input too; `ftl.mapping` and the log-block settings among them) |
+//! | `workload` | with `trace` preconditioning only: the workload ([`crate::host::Workload::identity`]: a trace's path, size and reading options — format, volume, time unit, event — or a synthetic spec with its logical space) |
+//! | `array` | with `trace` preconditioning only: `array.*` (how the workload's pages spread over the drives) |
 //!
 //! Everything else — timing, the GC scheme and its axes (`gc.when`, `gc.planes`, …), the host
-//! settings, the workload — only matters once the run starts, so runs that differ only there can
-//! share one aged drive. Each drive of an array keeps its own state.
+//! settings, the workload unless it preconditions — only matters once the run starts, so runs that
+//! differ only there can share one aged drive. Each drive of an array keeps its own state. The
+//! log-block mappings (`ftl.mapping = "lftl"` or `"hftl"`) have no snapshot: their runs age each
+//! on their own, and `--save-state` says so.
 //!
 //! # File format (version 1)
 //!
@@ -73,14 +77,21 @@ pub struct AgeingKey {
 
 impl AgeingKey {
     /// The key of a run of `cfg` (the configuration of one drive as its GC scheme sees it,
-    /// [`crate::gc::scheme::drive_for`]) preconditioned as `how` with `seed`.
-    pub fn new(cfg: &Config, how: Precondition, seed: u64) -> Result<AgeingKey, String> {
+    /// [`crate::gc::scheme::drive_for`]) preconditioned as `how` with `seed`; `workload` is the
+    /// run's [`crate::host::Workload::identity`], an input only of `trace` preconditioning.
+    pub fn new(
+        cfg: &Config,
+        how: Precondition,
+        seed: u64,
+        workload: &str,
+    ) -> Result<AgeingKey, String> {
         let ftl = cfg.ftl_params()?;
         let geo = cfg.geometry_params();
         let precondition = match how {
             Precondition::None => "none".to_string(),
             Precondition::Fill => "fill".to_string(),
             Precondition::Steady(n) => format!("steady:{n}"),
+            Precondition::Trace(n) => format!("trace:{n}"),
         };
         let trigger = match ftl.trigger.pages {
             None => format!("{} blocks", ftl.trigger.blocks),
@@ -113,12 +124,16 @@ impl AgeingKey {
             ("victim", ftl.candidates.name()),
             ("ftl", format!("{ftl:?} {geo:?}")),
         ];
-        Ok(AgeingKey {
-            entries: entries
-                .into_iter()
-                .map(|(k, v)| (k.to_string(), v))
-                .collect(),
-        })
+        let mut entries: Vec<(String, String)> = entries
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        if let Precondition::Trace(_) = how {
+            // The workload's own pages, laid out over the array.
+            entries.push(("workload".into(), workload.to_string()));
+            entries.push(("array".into(), format!("{:?}", cfg.array)));
+        }
+        Ok(AgeingKey { entries })
     }
 
     /// The inputs as `name=value` lines.

@@ -140,11 +140,32 @@ fn unreachable_thresholds_are_rejected_for_the_schemes_that_use_them() {
     assert!(e.msg.contains("gc.pagc_threshold = 0.2"), "{e}");
     build_with(&["gc.scheme=pagc-blind", "gc.pagc_threshold=0.2"]).unwrap();
     for name in presets().map(|(n, _)| n) {
+        let mapping = Config::preset(name).unwrap().ftl.mapping;
         for scheme in crate::gc::schemes::PRESETS.iter().map(|(n, _, _)| *n) {
             let mut b = ConfigBuilder::preset(name).unwrap();
             b.set(&format!("gc.scheme={scheme}")).unwrap();
-            b.build()
-                .unwrap_or_else(|e| panic!("preset {name}, scheme {scheme}: {e}"));
+            match b.build() {
+                Ok(_) => {}
+                // A log-block preset (agc-*) rejects the schemes its mapping cannot honour (PaGC,
+                // superblock, merging of reads), naming the mapping.
+                Err(e) if mapping.is_log_block() => assert!(
+                    e.msg.contains(&format!("ftl.mapping = \"{mapping}\""))
+                        && matches!(
+                            scheme,
+                            "pagc-blind"
+                                | "pagc-threshold"
+                                | "pagc-cache"
+                                | "superblock"
+                                | "parallel"
+                                | "pgc-merge"
+                                | "pgc"
+                                | "pgc-se"
+                                | "fpgc"
+                        ),
+                    "preset {name}, scheme {scheme}: {e}"
+                ),
+                Err(e) => panic!("preset {name}, scheme {scheme}: {e}"),
+            }
         }
     }
 }
@@ -471,9 +492,45 @@ fn paper_presets_pin_their_papers_setups() {
         * 4096;
     assert_eq!(raw, 32 << 30);
 
-    // Parallel page migration: GC below 10 % free blocks.
-    for name in ["ppm-slc", "ppm-mlc"] {
-        assert_eq!(Config::preset(name).unwrap().gc.threshold, 0.10, "{name}");
+    // Parallel page migration, Table 1: 4 ch x 4 chips x 2 dies x 2 planes x 2,048 blocks of 64
+    // (SLC) or 256 (MLC) 4 KiB pages, 15 % over-provisioned, 25/200/1500 us and 75/1300/3800 us,
+    // greedy; GC below 10 % free blocks (the main threshold of §V-A), one victim per plane per
+    // trigger (the MSR SSD extension), GC > reads > writes, 4 registers per plane with full
+    // overlap (Fig. 3), preconditioned from the workload (§V-A-3).
+    for (name, pages, times) in [
+        ("ppm-slc", 64, (25_000, 200_000, 1_500_000)),
+        ("ppm-mlc", 256, (75_000, 1_300_000, 3_800_000)),
+    ] {
+        let c = Config::preset(name).unwrap();
+        let g = &c.geometry;
+        assert_eq!(
+            (
+                g.channels,
+                g.chips_per_channel,
+                g.dies_per_chip,
+                g.planes_per_die
+            ),
+            (4, 4, 2, 2),
+            "{name}"
+        );
+        assert_eq!((g.blocks_per_plane, g.pages_per_block), (2048, pages));
+        assert_eq!((g.page_size.0, g.overprovision), (4096, 0.15));
+        let t = crate::flash::Timing::new(&c);
+        assert_eq!((t.read, t.program, t.erase), times, "{name}");
+        assert_eq!(c.gc.victim.name(), "greedy");
+        assert_eq!(c.gc.threshold, 0.10, "{name}");
+        assert_eq!(c.gc.trigger, ThresholdUnit::Blocks);
+        assert_eq!(axes(&c).collect, Collect::One, "{name}");
+        assert_eq!(c.host.priority, HostPriority::ReadsFirst);
+        assert_eq!(g.registers_per_plane, 4);
+        assert_eq!(g.register_sharing, crate::flash::RegisterSharing::None);
+        assert_eq!(c.precondition.mode, AgeingMode::Trace);
+        // The paper's three thresholds fit its 15 % over-provisioning.
+        for thr in ["0.05", "0.14"] {
+            let mut b = ConfigBuilder::preset(name).unwrap();
+            b.set(&format!("gc.threshold={thr}")).unwrap();
+            b.build().unwrap_or_else(|e| panic!("{name} at {thr}: {e}"));
+        }
     }
 
     // The default drive keeps ssdgc's own semantics.
@@ -519,4 +576,237 @@ fn copyback_ecc_is_a_keyword_that_needs_copyback() {
         e.contains("gc.copyback_ecc") && e.contains("round-trip"),
         "{e}"
     );
+}
+
+#[test]
+fn mapping_settings_are_checked_and_agc_presets_use_l_ftl() {
+    use crate::ftl::MappingKind;
+    // The default is page mapping; the log-block settings stay at their defaults.
+    let d = Config::default();
+    assert_eq!(d.ftl.mapping, MappingKind::Page);
+    assert_eq!(
+        (
+            d.ftl.log_blocks,
+            d.ftl.group_data_blocks,
+            d.ftl.group_update_blocks
+        ),
+        (0, 2, 8)
+    );
+    // The AGC/DGC paper's drives (§6, footnote 2): K9KGA0B0M, 128 pages of 4 KiB, 183.2 µs /
+    // 860.36 µs / 2 ms, 3 % free blocks, 1 % GC threshold, measured over L-FTL.
+    for (name, ch, ways, blocks) in [("agc-64g", 4, 4, 2048), ("agc-128g", 8, 8, 1024)] {
+        let c = Config::preset(name).unwrap();
+        let g = &c.geometry;
+        assert_eq!((g.channels, g.chips_per_channel), (ch, ways), "{name}");
+        assert_eq!(
+            (g.blocks_per_plane, g.pages_per_block),
+            (blocks, 128),
+            "{name}"
+        );
+        assert_eq!(g.page_size.0, 4096);
+        let t = crate::flash::Timing::new(&c);
+        assert_eq!((t.read, t.program, t.erase), (183_200, 860_360, 2_000_000));
+        assert_eq!((g.overprovision, c.gc.threshold), (0.03, 0.01), "{name}");
+        assert_eq!(c.ftl.mapping, MappingKind::Lftl, "{name}");
+        assert_eq!(c.precondition.mode, AgeingMode::Fill, "{name}");
+        let raw = g.channels as u64
+            * g.chips_per_channel as u64
+            * g.dies_per_chip as u64
+            * g.planes_per_die as u64
+            * g.blocks_per_plane as u64
+            * 128
+            * 4096;
+        assert_eq!(raw, if ch == 4 { 64 } else { 128 } << 30, "{name}");
+    }
+    // Each rejection names its key and the mapping.
+    for (sets, key) in [
+        (&["ftl.log_blocks=4"][..], "ftl.log_blocks = 4"),
+        (
+            &["ftl.group_update_blocks=4"][..],
+            "ftl.group_update_blocks",
+        ),
+        (
+            &["ftl.mapping=lftl", "ftl.group_data_blocks=1"][..],
+            "ftl.group_data_blocks",
+        ),
+        (
+            &["ftl.mapping=hftl", "ftl.group_data_blocks=0"][..],
+            "ftl.group_data_blocks = 0",
+        ),
+        (
+            &["ftl.mapping=hftl", "ftl.group_update_blocks=65"][..],
+            "ftl.group_update_blocks = 65",
+        ),
+        (
+            &["ftl.mapping=lftl", "ftl.log_blocks=257"][..],
+            "ftl.log_blocks = 257",
+        ),
+        (
+            &["ftl.mapping=lftl", "ftl.hot_cold=true"][..],
+            "ftl.hot_cold",
+        ),
+        (&["ftl.mapping=lftl", "gc.trigger=pages"][..], "gc.trigger"),
+        (
+            &["ftl.mapping=hftl", "gc.victim=cat"][..],
+            "gc.victim = \"cat\"",
+        ),
+        (
+            &["ftl.mapping=lftl", "gc.scheme=pagc-blind"][..],
+            "gc.planes",
+        ),
+        (
+            &["ftl.mapping=lftl", "gc.scheme=superblock"][..],
+            "gc.planes",
+        ),
+        (&["ftl.mapping=lftl", "gc.scheme=pgc"][..], "gc.merge"),
+        (
+            &["ftl.mapping=lftl", "gc.migration=parallel"][..],
+            "gc.migration = \"parallel\"",
+        ),
+        (
+            &["ftl.mapping=hftl", "gc.erase_blocks=2"][..],
+            "gc.erase_blocks = 2",
+        ),
+        (
+            &["ftl.mapping=lftl", "gc.copyback_parity=in-order"][..],
+            "gc.copyback_parity = \"in-order\"",
+        ),
+        (
+            &["ftl.mapping=hftl", "gc.when=ncq", "ftl.group_data_blocks=4"][..],
+            "gc.when = \"ncq\"",
+        ),
+        (
+            &["ftl.mapping=lftl", "geometry.overprovision=0.01"][..],
+            "one update block",
+        ),
+    ] {
+        let e = build_with(sets).unwrap_err();
+        assert!(e.msg.contains(key), "{sets:?}: {e}");
+        assert!(!e.msg.contains('\n'));
+    }
+    for victim in ["greedy", "fifo", "random"] {
+        build_with(&["ftl.mapping=hftl", &format!("gc.victim={victim}")]).unwrap();
+    }
+    build_with(&["ftl.mapping=hftl", "gc.when=ncq", "ftl.group_data_blocks=3"]).unwrap();
+    build_with(&[
+        "ftl.mapping=lftl",
+        "gc.scheme=pgc-pipeline",
+        "ftl.log_blocks=16",
+    ])
+    .unwrap();
+    // A log-block plane keeps one update block beyond its data blocks and the threshold, where a
+    // page-mapped one keeps four (default drive: 246 data blocks, 8 held back, 256 blocks).
+    build_with(&["ftl.mapping=lftl", "geometry.overprovision=0.04"]).unwrap();
+    build_with(&["geometry.overprovision=0.04"]).unwrap_err();
+    // The reserve a full merge needs: n fresh blocks and an update block.
+    let h = build_with(&[
+        "ftl.mapping=hftl",
+        "ftl.group_data_blocks=6",
+        "gc.threshold=0.01",
+    ])
+    .unwrap();
+    assert_eq!((h.reserve_blocks(), h.gc_threshold_blocks()), (7, 7));
+    let l = build_with(&["ftl.mapping=lftl", "gc.threshold=0.001"]).unwrap();
+    assert_eq!(l.reserve_blocks(), 2);
+    let p = l.ftl_params().unwrap();
+    assert_eq!(p.mapping, MappingKind::Lftl);
+}
+
+#[test]
+fn migration_settings_are_checked_naming_their_keys() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["geometry.registers_per_plane=0"],
+            &["geometry.registers_per_plane = 0"],
+        ),
+        (
+            &["geometry.registers_per_plane=9"],
+            &["geometry.registers_per_plane = 9"],
+        ),
+        (
+            &["gc.migration=parallel", "gc.workers=2"],
+            &["gc.workers = 2", "geometry.registers_per_plane = 1"],
+        ),
+        (
+            &["geometry.registers_per_plane=4", "gc.workers=4"],
+            &["gc.workers = 4", "gc.migration"],
+        ),
+        (&["gc.erase_blocks=0"], &["gc.erase_blocks = 0"]),
+        (&["gc.erase_blocks=9"], &["gc.erase_blocks = 9"]),
+        (
+            &["gc.scheme=zero", "gc.erase_blocks=2"],
+            &["gc.erase_blocks = 2", "instant"],
+        ),
+        (
+            &["gc.scheme=pagc-blind", "gc.erase_blocks=2"],
+            &["gc.erase_blocks = 2", "gc.planes"],
+        ),
+        (
+            &["gc.scheme=pagc-blind", "gc.migration=parallel"],
+            &["gc.migration", "gc.planes"],
+        ),
+        (
+            &["gc.copyback=false", "gc.copyback_parity=in-order"],
+            &["gc.copyback_parity", "gc.copyback = false"],
+        ),
+        (
+            &["gc.copyback_parity=paper"],
+            &["gc.copyback_parity", "gc.migration"],
+        ),
+        (
+            &["gc.copyback_parity=in-order", "geometry.pages_per_block=63"],
+            &["gc.copyback_parity", "geometry.pages_per_block"],
+        ),
+        (
+            &["gc.copyback_parity=in-order", "ftl.hot_cold=true"],
+            &["gc.copyback_parity", "ftl.hot_cold"],
+        ),
+        (
+            &["gc.copyback_parity=sometimes"],
+            &["gc.copyback_parity", "in-order"],
+        ),
+        (&["gc.blocking=element"], &["gc.blocking", "channel"]),
+        (
+            &["geometry.register_sharing=bus"],
+            &["geometry.register_sharing", "array"],
+        ),
+        (
+            &["host.priority=writes-first"],
+            &["host.priority", "reads-first"],
+        ),
+    ];
+    for (sets, words) in cases {
+        let e = build_with(sets)
+            .expect_err(&format!("{sets:?}"))
+            .to_string();
+        assert!(!e.contains('\n'), "{e}");
+        for w in *words {
+            assert!(e.contains(w), "{sets:?}: {e} lacks {w}");
+        }
+    }
+    // Meaningful combinations pass: parallel with IPPBE, parity, any scope, superblock planes.
+    for sets in [
+        &[
+            "geometry.registers_per_plane=4",
+            "gc.migration=parallel",
+            "gc.workers=2",
+            "gc.erase_blocks=2",
+            "gc.copyback_parity=paper",
+        ][..],
+        &[
+            "gc.scheme=superblock",
+            "gc.migration=parallel",
+            "geometry.registers_per_plane=2",
+        ],
+        &[
+            "gc.scheme=fpgc",
+            "gc.erase_blocks=3",
+            "gc.copyback_parity=in-order",
+        ],
+        &["gc.blocking=plane", "gc.scheme=pagc-threshold"],
+        &["gc.blocking=channel", "gc.scheme=pgc"],
+        &["precondition.mode=trace", "host.priority=reads-first"],
+    ] {
+        build_with(sets).unwrap_or_else(|e| panic!("{sets:?}: {e}"));
+    }
 }

@@ -132,14 +132,31 @@ impl Config {
                 self.gc.pagc_threshold
             ));
         }
+        self.check_mapping()?;
         // Each plane holds ceil(logical / planes) logical pages; it needs blocks for them, for the
         // free blocks the trigger holds back, for three write points (host, GC, aligned GC), and at
         // least one block of slack so that a victim with an invalid page always exists (the
-        // minimum-spare rule of MODEL.md).
+        // minimum-spare rule of MODEL.md). A log-block mapping needs one update block instead of
+        // the write points and the slack.
         let per_plane_logical = logical.div_ceil(planes);
         let per_plane_blocks_needed = per_plane_logical.div_ceil(g.pages_per_block as u64)
             + self.gc_threshold_blocks() as u64
-            + 4;
+            + self.spare_slack();
+        if per_plane_blocks_needed > g.blocks_per_plane as u64 && self.ftl.mapping.is_log_block() {
+            return bad(format!(
+                "impossible geometry: with overprovision {} each plane must hold {} logical pages, \
+                 whose {} data blocks with {} free blocks held back by gc.threshold = {} and one \
+                 update block need {} blocks, but a plane has {}; raise geometry.overprovision or \
+                 lower gc.threshold",
+                g.overprovision,
+                per_plane_logical,
+                per_plane_logical.div_ceil(g.pages_per_block as u64),
+                self.gc_threshold_blocks(),
+                self.gc.threshold,
+                per_plane_blocks_needed,
+                g.blocks_per_plane
+            ));
+        }
         if per_plane_blocks_needed > g.blocks_per_plane as u64 {
             return bad(format!(
                 "impossible geometry: with overprovision {} each plane must hold {} logical pages, which \
@@ -241,6 +258,96 @@ impl Config {
             ));
         }
         crate::gc::schemes::GcAxes::resolve(&self.gc).map_err(ConfigError::invalid)?;
+        self.check_migration_settings()?;
+        Ok(())
+    }
+
+    /// The settings of page migration and erase inside a plane: registers, workers, IPPBE's
+    /// victims per erase, the copyback parity restriction.
+    fn check_migration_settings(&self) -> Result<(), ConfigError> {
+        use crate::gc::migration::{Migration, Parity, MAX_ERASE_BLOCKS};
+        let bad = |m: String| Err(ConfigError::invalid(m));
+        let g = &self.geometry;
+        let gc = &self.gc;
+        let max_regs = crate::flash::MAX_REGISTERS as u32;
+        if !(1..=max_regs).contains(&g.registers_per_plane) {
+            return bad(format!(
+                "geometry.registers_per_plane = {} must be in 1..={max_regs}",
+                g.registers_per_plane
+            ));
+        }
+        if !(1..=MAX_ERASE_BLOCKS as u32).contains(&gc.erase_blocks) {
+            return bad(format!(
+                "gc.erase_blocks = {} must be in 1..={MAX_ERASE_BLOCKS} (victims erased together)",
+                gc.erase_blocks
+            ));
+        }
+        let Ok(axes) = self.gc_axes() else {
+            return Ok(());
+        };
+        let parallel = axes.migration == Migration::Parallel;
+        if gc.workers > g.registers_per_plane {
+            return bad(format!(
+                "gc.workers = {} exceeds geometry.registers_per_plane = {}: each worker moves its page through a register of the plane",
+                gc.workers, g.registers_per_plane
+            ));
+        }
+        if gc.workers >= 2 && !parallel {
+            return bad(format!(
+                "gc.workers = {} takes effect only with gc.migration = \"parallel\" (gc.migration is \"{}\")",
+                gc.workers, axes.migration
+            ));
+        }
+        if gc.erase_blocks > 1 {
+            if axes.migration == Migration::Instant {
+                return bad(format!(
+                    "gc.erase_blocks = {} saves erase time, which gc.migration = \"instant\" (the zero-latency oracle) does not spend: use gc.erase_blocks = 1",
+                    gc.erase_blocks
+                ));
+            }
+            if axes.planes.is_pagc() {
+                return bad(format!(
+                    "gc.erase_blocks = {} erases several victims of one plane, while gc.planes = \"{}\" collects one victim in each of several planes: use gc.planes = \"serial\" or \"superblock\" with IPPBE",
+                    gc.erase_blocks, axes.planes
+                ));
+            }
+        }
+        if gc.copyback_parity != Parity::None {
+            let p = gc.copyback_parity;
+            if !gc.copyback {
+                return bad(format!(
+                    "gc.copyback_parity = \"{p}\" restricts copyback; with gc.copyback = false pages are read out and written back, with no parity restriction"
+                ));
+            }
+            if !g.pages_per_block.is_multiple_of(2) {
+                return bad(format!(
+                    "gc.copyback_parity = \"{p}\" needs an even geometry.pages_per_block (odd and even pages alternate across blocks), not {}",
+                    g.pages_per_block
+                ));
+            }
+            if p == Parity::Paper && !parallel {
+                return bad(
+                    "gc.copyback_parity = \"paper\" is the parallel-page-migration paper's pairing of a job's address pairs (Algorithm 3): it needs gc.migration = \"parallel\" (use \"in-order\" for serial moves)".into(),
+                );
+            }
+            if p == Parity::InOrder && self.gc.victim.name() != "greedy" {
+                return bad(format!(
+                    "gc.copyback_parity = \"in-order\" wastes a page for each page of the majority parity beyond balance, so a victim with few invalid pages gains nothing; it needs gc.victim = \"greedy\" (the victim with the most invalid pages), not \"{}\"",
+                    self.gc.victim.name()
+                ));
+            }
+            if self.ftl.hot_cold {
+                return bad(format!(
+                    "gc.copyback_parity = \"{p}\" with ftl.hot_cold = true is not modelled: a page's hot or cold destination is known only when it moves, too late to keep its parity"
+                ));
+            }
+            if axes.planes.is_pagc() || axes.migration == Migration::Instant {
+                return bad(format!(
+                    "gc.copyback_parity = \"{p}\" applies to the single-plane copyback moves of serial or parallel migration, not to gc.planes = \"{}\" with gc.migration = \"{}\"",
+                    axes.planes, axes.migration
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -252,7 +359,7 @@ impl Config {
         let g = &self.geometry;
         let ppb = g.pages_per_block as u64;
         let bpp = g.blocks_per_plane as u64;
-        let limit_blocks = bpp.saturating_sub(per_plane_logical.div_ceil(ppb) + 4);
+        let limit_blocks = bpp.saturating_sub(per_plane_logical.div_ceil(ppb) + self.spare_slack());
         let limit_pages = limit_blocks * ppb;
         let pages_per_plane = bpp * ppb;
         let share = |v: f64, of: u64| (v * of as f64).ceil() as u64;
@@ -277,9 +384,14 @@ impl Config {
                            limit: u64| {
             Err(ConfigError::invalid(format!(
                 "{key} = {value}{note} asks for {need} free {unit} per plane, but a plane can keep at \
-                 most {limit} free {unit} (blocks_per_plane {bpp} less {} for its logical pages, 3 \
-                 write points and 1 spare); lower {key} or raise geometry.overprovision",
-                per_plane_logical.div_ceil(ppb)
+                 most {limit} free {unit} (blocks_per_plane {bpp} less {} for its logical pages, {}); \
+                 lower {key} or raise geometry.overprovision",
+                per_plane_logical.div_ceil(ppb),
+                if self.ftl.mapping.is_log_block() {
+                    "1 update block"
+                } else {
+                    "3 write points and 1 spare"
+                }
             )))
         };
         // Preemptible GC: below the hard threshold writes stop preempting GC and wait for it, so an

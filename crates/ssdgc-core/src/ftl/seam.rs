@@ -11,6 +11,7 @@
 //! pages are physical page numbers ([`crate::units::Ppn`]) or offsets inside a block.
 
 use super::candidates::CandidateIndexKind;
+use super::merge::{MergePlan, PageCopy};
 use super::streams::Stream;
 use super::{BlockState, FtlError};
 use crate::flash::Geometry;
@@ -51,6 +52,26 @@ pub trait FtlView {
     fn threshold_blocks(&self) -> u32;
     /// True when a plane is below the GC trigger.
     fn needs_gc(&self, plane: u32) -> bool;
+    /// True when a host write of `lpn`, served now, would first need GC (a merge, under a log-block
+    /// mapping): the on-demand trigger collects before exactly such a write. A look-ahead scheme
+    /// asks it of the writes waiting in the device queue, to do that GC ahead of them.
+    ///
+    /// Every mapping so far answers by the write's plane ([`FtlView::needs_gc`]): the page-mapped
+    /// FTL's trigger is per plane, and the log-block FTLs mark their plane as needing GC as soon as
+    /// one of its groups has used up its update blocks (or the plane its free blocks or its cap of
+    /// update blocks), so that no write to the plane can find its group without space.
+    fn write_needs_gc(&self, lpn: Lpn) -> bool {
+        self.needs_gc(self.plane_of(lpn))
+    }
+    /// Host pages the logical group of `lpn` can still take before it needs a merge — what is left
+    /// of its update blocks and the update blocks it may still open — or `None` when the mapping
+    /// has no per-group space (page-mapped: space is per plane). A look-ahead scheme compares it
+    /// with a queued request's pages of that group (AGC/DGC paper §5.1, Fig. 5: "the logical block
+    /// corresponding to that request has only one free page"). The plane's own limits (free
+    /// blocks, `ftl.log_blocks`) are [`FtlView::needs_gc`]'s.
+    fn update_room(&self, _lpn: Lpn) -> Option<u32> {
+        None
+    }
     /// The page offset the next write of `stream` in `plane` lands on (0 when a fresh block will be
     /// opened).
     fn write_offset(&self, plane: u32, stream: Stream) -> u32;
@@ -112,4 +133,18 @@ pub trait FtlMechanism: FtlView {
     /// Completes an erase: the block's erase count grows by one and it returns to its plane's free
     /// pool.
     fn finish_erase(&mut self, plane: u32, block: u32);
+    /// Plans a merge in `plane` (log-block mappings): chooses the group (one whose update space is
+    /// used up first, else by the merge victim policy), decides its kind, re-points its logical
+    /// blocks at their new data blocks and detaches the blocks the merge will erase. `None` when
+    /// the plane has no group to merge, or the mapping does not merge (page-mapped: GC collects
+    /// victim blocks, [`FtlMechanism::choose_victim`]).
+    fn plan_merge(&mut self, _plane: u32, _rng: &mut SimRng) -> Option<MergePlan> {
+        None
+    }
+    /// Carries out one page copy of a planned merge: programs `c.dst` with `c.lpn`'s data,
+    /// invalidates `c.src` and remaps. False (and nothing programmed) when `c.lpn` no longer lives
+    /// at `c.src`. Only called with the copies of a plan this mapping returned.
+    fn merge_copy(&mut self, _c: PageCopy) -> bool {
+        false
+    }
 }

@@ -12,7 +12,8 @@ pub mod array;
 pub mod buffer;
 pub(crate) mod frontend;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use crate::metrics::report::SourceStats;
 use ssdgc_workload::synthetic::{Synthetic, SyntheticSpec};
@@ -43,9 +44,12 @@ impl ReplayMode {
 }
 
 enum Source {
-    Trace(Box<TraceReader>),
-    Synthetic(Box<Synthetic>),
-    Records(std::vec::IntoIter<IoRecord>),
+    /// A trace being read, and how to open it again from its start.
+    Trace(Box<TraceReader>, PathBuf, Box<TraceOptions>),
+    /// A generator, and how it was made: its spec, the logical space and its seed.
+    Synthetic(Box<Synthetic>, Box<(SyntheticSpec, u64, u64)>),
+    /// Records in memory, and the next one.
+    Records(Arc<[IoRecord]>, usize),
 }
 
 /// A stream of requests and how to replay it.
@@ -67,7 +71,7 @@ impl Workload {
     pub fn from_records(records: Vec<IoRecord>, mode: ReplayMode, name: &str) -> Workload {
         let n = records.len() as u64;
         Workload {
-            source: Source::Records(records.into_iter()),
+            source: Source::Records(records.into(), 0),
             produced: 0,
             mode,
             name: name.to_string(),
@@ -85,7 +89,7 @@ impl Workload {
         let reader = ssdgc_workload::open_trace(path, opts)?;
         Ok(Workload {
             format: reader.format().name().to_string(),
-            source: Source::Trace(Box::new(reader)),
+            source: Source::Trace(Box::new(reader), path.to_path_buf(), Box::new(opts.clone())),
             produced: 0,
             mode,
             name: path.display().to_string(),
@@ -101,14 +105,12 @@ impl Workload {
         } else {
             ReplayMode::OpenLoop
         };
+        // A stream of its own, separate from the simulator's random choices.
+        let seed = rand_core::RngCore::next_u64(&mut crate::rng::rng_for(seed, 3));
+        let generator = Box::new(Synthetic::new(&spec, logical_bytes, seed));
         Ok(Workload {
             expected: Some(spec.count),
-            // A stream of its own, separate from the simulator's random choices.
-            source: Source::Synthetic(Box::new(Synthetic::new(
-                &spec,
-                logical_bytes,
-                rand_core::RngCore::next_u64(&mut crate::rng::rng_for(seed, 3)),
-            ))),
+            source: Source::Synthetic(generator, Box::new((spec, logical_bytes, seed))),
             produced: 0,
             mode,
             name: format!("synthetic:{spec_text}"),
@@ -124,9 +126,13 @@ impl Workload {
     #[inline]
     pub fn next_record(&mut self) -> Option<Result<IoRecord, WorkloadError>> {
         let r = match &mut self.source {
-            Source::Trace(t) => t.next(),
-            Source::Synthetic(s) => s.next().map(Ok),
-            Source::Records(r) => r.next().map(Ok),
+            Source::Trace(t, ..) => t.next(),
+            Source::Synthetic(s, _) => s.next().map(Ok),
+            Source::Records(r, next) => {
+                let rec = r.get(*next).copied();
+                *next += 1;
+                rec.map(Ok)
+            }
         };
         if let Some(Ok(_)) = r {
             self.produced += 1;
@@ -134,10 +140,81 @@ impl Workload {
         r
     }
 
+    /// What the workload is, as far as preconditioning with it ([`crate::ageing::trace`]) can
+    /// tell: a trace's path, size and reading options; a generator's spec, logical space and seed;
+    /// records' count and a hash of them. Two workloads with the same identity replay the same
+    /// requests (a trace file rewritten in place at the same size excepted).
+    pub fn identity(&self) -> String {
+        match &self.source {
+            Source::Trace(_, path, opts) => {
+                let size = std::fs::metadata(path)
+                    .map(|m| format!("{} bytes", m.len()))
+                    .unwrap_or_else(|_| "size unknown".into());
+                format!("trace {} ({size}) {opts:?}", path.display())
+            }
+            Source::Synthetic(_, how) => {
+                let (spec, logical_bytes, seed) = how.as_ref();
+                format!("synthetic {spec:?} over {logical_bytes} bytes, seed {seed}")
+            }
+            Source::Records(records, _) => {
+                // FNV-1a over every field of every record.
+                let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+                for r in records.iter() {
+                    let op = u64::from(r.op == ssdgc_workload::Op::Write);
+                    for v in [r.time_ns, op, r.offset, r.len] {
+                        for b in v.to_le_bytes() {
+                            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+                        }
+                    }
+                }
+                format!("{} records {:016x}", records.len(), h)
+            }
+        }
+    }
+
+    /// True when [`Workload::replay`] gives a new sample for every `sample` (a synthetic
+    /// workload), false when it gives the same requests every time (a trace, records).
+    pub fn samples(&self) -> bool {
+        matches!(self.source, Source::Synthetic(..))
+    }
+
+    /// The same workload again from its start (a trace is opened again): for preconditioning with
+    /// the workload itself. A synthetic workload gives its own requests for `sample` 0 and, for
+    /// `sample` k > 0, as many new requests of the same generator (another seed).
+    pub fn replay(&self, sample: u64) -> Result<Workload, WorkloadError> {
+        let source = match &self.source {
+            Source::Trace(_, path, opts) => Source::Trace(
+                Box::new(ssdgc_workload::open_trace(path, opts)?),
+                path.clone(),
+                opts.clone(),
+            ),
+            Source::Synthetic(_, made) => {
+                let (spec, logical_bytes, seed) = made.as_ref();
+                let seed = match sample {
+                    0 => *seed,
+                    k => rand_core::RngCore::next_u64(&mut crate::rng::rng_for(*seed, k)),
+                };
+                Source::Synthetic(
+                    Box::new(Synthetic::new(spec, *logical_bytes, seed)),
+                    made.clone(),
+                )
+            }
+            Source::Records(r, _) => Source::Records(r.clone(), 0),
+        };
+        Ok(Workload {
+            source,
+            produced: 0,
+            mode: self.mode,
+            name: self.name.clone(),
+            format: self.format.clone(),
+            expected: self.expected,
+        })
+    }
+
     /// What became of the input so far.
     pub fn stats(&self) -> SourceStats {
         match &self.source {
-            Source::Trace(t) => {
+            Source::Trace(t, ..) => {
                 let s = t.stats();
                 SourceStats {
                     lines: s.lines,

@@ -100,7 +100,99 @@ counters! {
         pub pipelined_reads: u64,
         /// Host writes pipelined with a GC move's program.
         pub pipelined_writes: u64,
+        /// Log-block mappings: merges, pages copied and blocks erased per kind.
+        pub merges: MergeWork,
+        /// Log-block mappings: update blocks held at the end of the run.
+        pub update_blocks: u64,
+        /// Log-block mappings: the most update blocks one drive held at once (over an array's
+        /// drives, the largest).
+        pub update_blocks_peak: Peak,
+        /// Log-block mappings: update blocks opened beyond a group's shape or the plane's cap.
+        pub overflow_blocks: u64,
+        /// Planned jobs (parallel migration, IPPBE, copyback parity) completed.
+        pub gc_jobs: u64,
+        /// Planned jobs: the sum of their durations, ns.
+        pub gc_job_time: SimTime,
+        /// Planned jobs: operations that moved pages (waves of the workers).
+        pub waves: u64,
+        /// Planned jobs: time each worker's page register held a page, ns.
+        pub worker_busy: PerWorker,
+        /// Pages left unprogrammed to keep a copyback destination's parity.
+        pub parity_skipped: u64,
+        /// Moves to a page before one already programmed in its block (the paper's pairing).
+        pub out_of_order_pairs: u64,
+        /// Multi-block erases (IPPBE).
+        pub multi_erases: u64,
     }
+}
+
+/// A log-block FTL's merges, pages copied and blocks erased, per kind (index: switch, partial,
+/// full, as [`crate::ftl::MergeKind`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MergeWork {
+    pub count: [u64; 3],
+    pub pages_copied: [u64; 3],
+    pub blocks_erased: [u64; 3],
+}
+
+impl AddAssign for MergeWork {
+    fn add_assign(&mut self, o: MergeWork) {
+        for k in 0..3 {
+            self.count[k] += o.count[k];
+            self.pages_copied[k] += o.pages_copied[k];
+            self.blocks_erased[k] += o.blocks_erased[k];
+        }
+    }
+}
+
+/// A time per worker of parallel migration (worker `i` moves the `i`-th page of every wave).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PerWorker(pub [SimTime; crate::flash::MAX_REGISTERS as usize]);
+
+impl AddAssign for PerWorker {
+    fn add_assign(&mut self, o: PerWorker) {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a += b;
+        }
+    }
+}
+
+/// A figure that combines over an array's drives by its maximum: `+=` keeps the larger.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Peak(pub u64);
+
+impl AddAssign for Peak {
+    fn add_assign(&mut self, o: Peak) {
+        self.0 = self.0.max(o.0);
+    }
+}
+
+/// The log-block mapping of a run's drives (`ftl.mapping` = `lftl` or `hftl`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MappingInfo {
+    /// `lftl` or `hftl`.
+    pub mapping: String,
+    /// Logical blocks per group (n).
+    pub data_blocks_per_group: u32,
+    /// Update blocks per group (m).
+    pub update_blocks_per_group: u32,
+    /// `ftl.log_blocks` (0: no cap).
+    pub log_blocks: u32,
+}
+
+/// The settings of planned jobs a run used, for the report (`schemes.migration`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MigrationSettings {
+    /// Workers moving one victim's pages at once.
+    pub workers: u32,
+    /// Page registers per plane.
+    pub registers_per_plane: u32,
+    /// What the pages in flight on a plane's registers share.
+    pub register_sharing: String,
+    /// Victims erased together (IPPBE).
+    pub erase_blocks: u32,
+    /// The copyback parity restriction.
+    pub copyback_parity: String,
 }
 
 /// Requests as the host (or one drive of an array) saw them.
@@ -127,6 +219,9 @@ pub struct RunFigures<'a> {
     pub scheme: &'a str,
     /// The GC axes the run used.
     pub axes: GcAxes,
+    /// The settings of planned jobs, when the run plans them (parallel migration, IPPBE,
+    /// copyback parity).
+    pub migration: Option<MigrationSettings>,
     /// The victim policy, canonical form.
     pub victim: String,
     pub seed: u64,
@@ -143,6 +238,8 @@ pub struct RunFigures<'a> {
     pub series_window: Option<u64>,
     /// The drives, in order.
     pub drives: Vec<DriveFigures<'a>>,
+    /// The drives' log-block mapping; `None` under page mapping.
+    pub mapping: Option<MappingInfo>,
     /// Simulated time at the last event.
     pub simulated: SimTime,
     /// Requests that found the device queue full and waited on the host for a slot.

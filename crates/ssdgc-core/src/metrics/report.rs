@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::breakdown::{self, BreakdownReport, DieClock, PlaneUtil};
-use super::figures::{DriveWork, RunFigures};
+use super::figures::{DriveWork, MappingInfo, MigrationSettings, RunFigures};
 use super::{
     CdfPoint, LatencyCdfs, LatencyClass, LatencySummary, Responses, SeriesPoint, MARGINAL_RESPONSE,
 };
@@ -47,6 +47,10 @@ pub struct Report {
     /// The counters of the GC capabilities the run uses, one keyed sub-object per capability,
     /// present only when the run uses it.
     pub schemes: Schemes,
+    /// The log-block FTL's merges and update blocks; only with a log-block mapping
+    /// (`ftl.mapping` = `lftl` or `hftl`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ftl: Option<FtlReport>,
     /// The host write buffer (`buffer.size`); only with one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub buffer: Option<BufferReport>,
@@ -223,6 +227,49 @@ pub struct Schemes {
     /// `gc.planes` = `pagc-*`: parallel GC of the planes of a die.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pagc: Option<Pagc>,
+    /// `gc.migration = "parallel"`, `gc.erase_blocks` > 1 or `gc.copyback_parity` other than
+    /// `"none"`: jobs planned when they start (parallel-page-migration paper §IV, IPPBE).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub migration: Option<Migration>,
+}
+
+/// Planned GC jobs: parallel page migration, IPPBE, the copyback parity restriction.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Migration {
+    /// Workers moving one victim's pages at once (1: one page at a time).
+    pub workers: u32,
+    /// Page registers per plane (`geometry.registers_per_plane`).
+    pub registers_per_plane: u32,
+    /// What the pages in flight on a plane's registers share (`geometry.register_sharing`).
+    pub register_sharing: String,
+    /// Victims a job erases together (`gc.erase_blocks`).
+    pub erase_blocks: u32,
+    /// The copyback parity restriction (`gc.copyback_parity`).
+    pub copyback_parity: String,
+    /// Jobs completed.
+    pub jobs: u64,
+    /// The sum of the jobs' durations, from start to the end of their erase (the paper's total GC
+    /// time; equal to `gc.total_time_us` for jobs held to their erase).
+    pub job_time_us: f64,
+    /// `job_time_us` per job.
+    pub mean_job_time_us: f64,
+    /// Victims per job (IPPBE: up to `erase_blocks`).
+    pub victims_per_job: f64,
+    /// Valid pages per victim when chosen (Table 3; `gc.mean_valid_pages_per_victim`).
+    pub valid_pages_per_victim: f64,
+    /// Valid pages migrated (Table 4; `flash.gc_pages_moved`).
+    pub pages_migrated: u64,
+    /// Operations that moved pages: waves of up to `workers` moves.
+    pub waves: u64,
+    /// Pages left unprogrammed to keep a copyback destination's parity (`in-order`).
+    pub wasted_pages: u64,
+    /// Pages moved to a destination before one already programmed in its block: the programs the
+    /// paper's pairing makes and NAND forbids (`paper`).
+    pub out_of_order_pairs: u64,
+    /// Multi-block erases (more than one victim per erase).
+    pub multi_block_erases: u64,
+    /// Per worker: the share of `job_time_us` its page register held a page.
+    pub register_utilisation: Vec<f64>,
 }
 
 /// Time per preemptible-GC state, and the holds of state S3.
@@ -304,6 +351,52 @@ pub struct StateTime {
     pub s2: f64,
     /// A write waits on a plane below the hard threshold: GC runs to its erase, nothing preempts.
     pub s3: f64,
+}
+
+/// A log-block FTL (L-FTL, H-FTL; AGC/DGC paper §6): its group shape, its merges by kind and its
+/// update blocks.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FtlReport {
+    /// `lftl` or `hftl` (`ftl.mapping`).
+    pub mapping: String,
+    /// Logical blocks per group (n of n:m): 1 for L-FTL.
+    pub data_blocks_per_group: u32,
+    /// Update blocks a group may hold (m of n:m): 1 for L-FTL.
+    pub update_blocks_per_group: u32,
+    /// `ftl.log_blocks`: most update blocks per plane (0: as many as the free blocks allow).
+    pub log_blocks: u32,
+    /// Merges per kind.
+    pub merges: Merges,
+    /// Update blocks held at the end of the run.
+    pub update_blocks: u64,
+    /// The most update blocks held at once during the measured run (one drive; in an array the
+    /// largest over its drives).
+    pub update_blocks_peak: u64,
+    /// Update blocks opened beyond a group's shape or the plane's cap: writes a trigger let
+    /// through while their group's merge was due.
+    pub overflow_blocks: u64,
+}
+
+/// Merges of a log-block FTL, per kind.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Merges {
+    /// The update block becomes the data block: no copy.
+    pub switch: MergeReport,
+    /// The update block is completed from the data block.
+    pub partial: MergeReport,
+    /// Every valid page of the group is copied into fresh data blocks.
+    pub full: MergeReport,
+}
+
+/// One kind of merge.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct MergeReport {
+    /// Merges carried out (planned; a merge in progress at the end of the run counts).
+    pub count: u64,
+    /// Pages copied.
+    pub pages_copied: u64,
+    /// Blocks erased.
+    pub blocks_erased: u64,
 }
 
 /// The host write buffer (preemptible-GC paper §V, Fig. 16).
@@ -450,8 +543,46 @@ impl DriveWork {
         }
     }
 
-    /// The capability sections of a run with GC axes `axes`.
-    fn schemes(&self, axes: &GcAxes) -> Schemes {
+    /// The section of planned jobs, when the run plans them (`settings`).
+    fn migration(&self, settings: Option<&MigrationSettings>) -> Option<Migration> {
+        let c = self;
+        let Some(m) = settings else {
+            debug_assert!(
+                c.gc_jobs == 0
+                    && c.waves == 0
+                    && c.parity_skipped == 0
+                    && c.out_of_order_pairs == 0
+                    && c.multi_erases == 0,
+                "counters of planned jobs in a run that plans none"
+            );
+            return None;
+        };
+        let per = |x: f64, n: u64| if n == 0 { 0.0 } else { x / n as f64 };
+        Some(Migration {
+            workers: m.workers,
+            registers_per_plane: m.registers_per_plane,
+            register_sharing: m.register_sharing.clone(),
+            erase_blocks: m.erase_blocks,
+            copyback_parity: m.copyback_parity.clone(),
+            jobs: c.gc_jobs,
+            job_time_us: ns_to_us(c.gc_job_time),
+            mean_job_time_us: per(ns_to_us(c.gc_job_time), c.gc_jobs),
+            victims_per_job: per(c.victims as f64, c.gc_jobs),
+            valid_pages_per_victim: per(c.victim_valid_pages as f64, c.victims),
+            pages_migrated: c.gc_pages_moved,
+            waves: c.waves,
+            wasted_pages: c.parity_skipped,
+            out_of_order_pairs: c.out_of_order_pairs,
+            multi_block_erases: c.multi_erases,
+            register_utilisation: c.worker_busy.0[..m.workers as usize]
+                .iter()
+                .map(|&b| b as f64 / c.gc_job_time.max(1) as f64)
+                .collect(),
+        })
+    }
+
+    /// The capability sections of a run with GC axes `axes` (and planned jobs' `settings`).
+    fn schemes(&self, axes: &GcAxes, settings: Option<&MigrationSettings>) -> Schemes {
         let c = self;
         let per_die = |t: SimTime| t as f64 / 1e9 / c.dies.max(1) as f64;
         let p = &axes.preempt;
@@ -511,7 +642,42 @@ impl DriveWork {
                     skipped_pages: c.pages_skipped,
                 },
             ),
+            migration: self.migration(settings),
         }
+    }
+}
+
+impl DriveWork {
+    /// The log-block FTL section of drives whose mapping is `m`, or `None` under page mapping
+    /// (which merges nothing: checked in debug builds).
+    fn ftl(&self, m: Option<&MappingInfo>) -> Option<FtlReport> {
+        let Some(m) = m else {
+            debug_assert!(
+                self.merges == Default::default() && self.update_blocks == 0,
+                "merges counted under page mapping: {:?}",
+                self.merges
+            );
+            return None;
+        };
+        let kind = |k: usize| MergeReport {
+            count: self.merges.count[k],
+            pages_copied: self.merges.pages_copied[k],
+            blocks_erased: self.merges.blocks_erased[k],
+        };
+        Some(FtlReport {
+            mapping: m.mapping.clone(),
+            data_blocks_per_group: m.data_blocks_per_group,
+            update_blocks_per_group: m.update_blocks_per_group,
+            log_blocks: m.log_blocks,
+            merges: Merges {
+                switch: kind(0),
+                partial: kind(1),
+                full: kind(2),
+            },
+            update_blocks: self.update_blocks,
+            update_blocks_peak: self.update_blocks_peak.0,
+            overflow_blocks: self.overflow_blocks,
+        })
     }
 }
 
@@ -602,7 +768,8 @@ pub fn build(i: &RunFigures<'_>) -> Report {
         excess: excess(host.requests),
         flash: work.flash(),
         gc: work.gc(pages_per_block),
-        schemes: work.schemes(&i.axes),
+        schemes: work.schemes(&i.axes, i.migration.as_ref()),
+        ftl: work.ftl(i.mapping.as_ref()),
         buffer: buffer(&host.buffer),
         wear: wear(&erase_counts),
         sim: Sim {
@@ -649,7 +816,8 @@ pub fn build(i: &RunFigures<'_>) -> Report {
                 excess: excess(pieces.requests),
                 flash: work.flash(),
                 gc: work.gc(pages_per_block),
-                schemes: work.schemes(&i.axes),
+                schemes: work.schemes(&i.axes, i.migration.as_ref()),
+                ftl: work.ftl(i.mapping.as_ref()),
                 buffer: buffer(&pieces.buffer),
                 wear: wear(d.erase_counts),
                 sim: Sim {

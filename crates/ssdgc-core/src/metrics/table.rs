@@ -35,10 +35,55 @@ impl Report {
         if !preempt.is_empty() {
             out.push_str(&format!("preempt: {}\n", preempt.join(", ")));
         }
+        if let Some(f) = &self.ftl {
+            let m = &f.merges;
+            out.push_str(&format!(
+                "ftl: {} ({}:{} groups), merges switch {} partial {} full {}; {} + {} + {} pages copied, {} + {} + {} blocks erased; {} update blocks held (peak {}), {} overflow\n",
+                f.mapping,
+                f.data_blocks_per_group,
+                f.update_blocks_per_group,
+                m.switch.count,
+                m.partial.count,
+                m.full.count,
+                m.switch.pages_copied,
+                m.partial.pages_copied,
+                m.full.pages_copied,
+                m.switch.blocks_erased,
+                m.partial.blocks_erased,
+                m.full.blocks_erased,
+                f.update_blocks,
+                f.update_blocks_peak,
+                f.overflow_blocks
+            ));
+        }
         if let Some(p) = &s.pagc {
             out.push_str(&format!(
                 "pagc: moves PaRD-PaWR {} SrRD-PaWR {} SrRD-SrWR {}; {} victims joined; {} pages buffered, {} skipped\n",
                 p.pard_pawr, p.srrd_pawr, p.srrd_srwr, p.joined, p.buffered_pages, p.skipped_pages
+            ));
+        }
+        if let Some(m) = &s.migration {
+            let util: Vec<String> = m
+                .register_utilisation
+                .iter()
+                .map(|u| format!("{:.0}%", 100.0 * u))
+                .collect();
+            out.push_str(&format!(
+                "migration: {} workers on {} registers/plane (sharing {}), {} victims/erase, parity {}; {} jobs, {:.1} ms in jobs ({:.1} us/job), {:.2} victims/job, {} waves, {} pages wasted, {} out of order, {} multi-block erases; registers busy {}\n",
+                m.workers,
+                m.registers_per_plane,
+                m.register_sharing,
+                m.erase_blocks,
+                m.copyback_parity,
+                m.jobs,
+                m.job_time_us / 1e3,
+                m.mean_job_time_us,
+                m.victims_per_job,
+                m.waves,
+                m.wasted_pages,
+                m.out_of_order_pairs,
+                m.multi_block_erases,
+                util.join(" ")
             ));
         }
     }

@@ -177,6 +177,18 @@ impl DieContext<'_> {
         self.jobs.push(job);
         Some(self.jobs.len() - 1)
     }
+    /// Starts a planned job in `plane` (parallel migration, IPPBE, copyback parity: `how`); returns
+    /// its index.
+    pub fn start_planned_job(
+        &mut self,
+        plane: u32,
+        how: super::migration::InPlane,
+    ) -> Option<usize> {
+        let job = super::start_planned_job(self.ftl, plane, self.rng, self.now, how)?;
+        self.jobs.push(job);
+        Some(self.jobs.len() - 1)
+    }
+
     /// Runs a whole job in `plane` with no simulated time (the zero-latency oracle). Returns false
     /// when the plane had no candidate or the FTL failed.
     pub fn collect_now(&mut self, plane: u32) -> bool {
