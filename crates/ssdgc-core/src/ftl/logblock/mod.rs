@@ -135,6 +135,9 @@ pub struct LogBlockFtl {
     victim_kind: Arc<dyn CandidateIndexKind>,
     mapped: u64,
     stats: LogStats,
+    /// The fewest free blocks a plane's pool held right after a take, since the last
+    /// `take_free_low_water` (`u32::MAX`: none).
+    free_low: u32,
 }
 
 impl LogBlockFtl {
@@ -180,6 +183,7 @@ impl LogBlockFtl {
                     room: 0,
                 })
                 .collect(),
+            free_low: u32::MAX,
             threshold: params.trigger.blocks,
             log_cap: params.log.log_blocks,
             victim: params.log.victim,
@@ -309,12 +313,19 @@ impl LogBlockFtl {
         }
     }
 
+    /// A block was just taken from `plane`'s pool: its free count joins the low-water mark.
+    fn note_free(&mut self, plane: u32) {
+        let n = self.planes[plane as usize].free.len() as u32;
+        self.free_low = self.free_low.min(n);
+    }
+
     /// Opens a fresh update block for group `g` of `plane`.
     fn open_update(&mut self, plane: u32, g: u32) -> Result<u32, FtlError> {
         let b = self.planes[plane as usize]
             .free
             .take(Take::Pool)
             .ok_or(FtlError::OutOfBlocks { plane })?;
+        self.note_free(plane);
         let gb = self.gb(plane, b);
         debug_assert_eq!(self.state[gb], BlockState::Free);
         self.state[gb] = BlockState::Open;
@@ -514,6 +525,10 @@ impl FtlView for LogBlockFtl {
 const NOT_A_MERGE: &str = "a log-block FTL moves pages only in planned merges";
 
 impl FtlMechanism for LogBlockFtl {
+    fn take_free_low_water(&mut self) -> u32 {
+        std::mem::replace(&mut self.free_low, u32::MAX)
+    }
+
     #[cold]
     #[inline(never)]
     fn host_write(&mut self, lpn: Lpn) -> Result<Ppn, FtlError> {

@@ -230,6 +230,7 @@ impl LogBlockFtl {
                         .free
                         .take(Take::Pool)
                         .expect("a full merge is planned only with its fresh blocks free");
+                    self.note_free(plane);
                     let fb = self.gb(plane, fresh);
                     debug_assert_eq!(self.state[fb], BlockState::Free);
                     self.state[fb] = BlockState::Full;

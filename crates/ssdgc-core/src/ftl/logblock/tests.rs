@@ -409,3 +409,31 @@ fn every_page_of_a_merge_moves_to_its_offset_and_nothing_is_lost() {
         assert!(f.p2l.iter().filter(|&&l| l != NO_PAGE).count() as u64 == f.mapped_pages());
     }
 }
+
+/// The free-block low-water mark (the latency series' fewest free blocks per interval): the pool's
+/// size right after each take, the lowest since the last reading, which starts a new period.
+#[test]
+fn the_free_block_low_water_mark_follows_every_take() {
+    let mut f = one_plane(L, 16, 8, 2, MergeVictim::Greedy, 0);
+    assert_eq!(f.take_free_low_water(), u32::MAX, "nothing taken yet");
+    let before = f.free_blocks(0);
+    // Three logical blocks written: each takes at least one block from the pool.
+    write(&mut f, &[lpn(0, 0), lpn(1, 0), lpn(2, 0)]);
+    let after = f.free_blocks(0);
+    assert!(after + 3 <= before, "{before} → {after}");
+    assert_eq!(f.take_free_low_water(), after);
+    assert_eq!(
+        f.take_free_low_water(),
+        u32::MAX,
+        "a reading starts a new period"
+    );
+    // A full merge's fresh data block is a take too.
+    let mut f = one_plane(L, 16, 8, 2, MergeVictim::Greedy, 0);
+    write(&mut f, &[lpn(3, 0), lpn(3, 1), lpn(3, 2), lpn(3, 3)]);
+    merge_next(&mut f);
+    write(&mut f, &[lpn(3, 1), lpn(3, 0)]);
+    f.take_free_low_water();
+    let p = plan(&mut f);
+    assert_eq!(p.kind, MergeKind::Full);
+    assert_eq!(f.take_free_low_water(), f.free_blocks(0));
+}
