@@ -234,6 +234,11 @@ impl Ftl {
         with_map!(self, f => f.candidates(plane))
     }
 
+    /// The fewest valid pages of any victim candidate of a plane ([`FtlView::fewest_valid`]).
+    pub fn fewest_valid(&self, plane: u32) -> Option<u32> {
+        with_map!(self, f => f.fewest_valid(plane))
+    }
+
     /// Next valid page of a victim at or after page `from`, as (page index, lpn).
     #[inline]
     pub fn next_valid_in_block(&self, plane: u32, block: u32, from: u32) -> Option<(u32, Lpn)> {

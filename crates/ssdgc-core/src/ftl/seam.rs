@@ -62,6 +62,16 @@ pub trait FtlView {
     fn erase_counts(&self) -> &[u32];
     /// Victim candidates of a plane (its full blocks).
     fn candidates(&self, plane: u32) -> usize;
+    /// The fewest valid pages of any victim candidate (full block) of a plane, `None` when it has
+    /// none. By default a scan of the plane's blocks; a mapping whose victim index keeps valid
+    /// counts answers from it.
+    fn fewest_valid(&self, plane: u32) -> Option<u32> {
+        let bpp = self.geometry().blocks_per_plane;
+        (plane * bpp..(plane + 1) * bpp)
+            .filter(|&gb| self.block_state(gb) == BlockState::Full)
+            .map(|gb| self.valid_pages(gb))
+            .min()
+    }
     /// Next valid page of block `block` of `plane` at or after page offset `from`, as (offset, lpn).
     fn next_valid_in_block(&self, plane: u32, block: u32, from: u32) -> Option<(u32, Lpn)>;
     /// Number of logical pages currently mapped (in flash or in the DRAM buffer).

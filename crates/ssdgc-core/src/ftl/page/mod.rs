@@ -336,6 +336,30 @@ impl FtlView for PageFtl {
         self.planes[plane as usize].victim.len()
     }
 
+    /// From the victim index when it keeps valid counts (`greedy`, `alpha`), else a scan of the
+    /// plane's blocks.
+    fn fewest_valid(&self, plane: u32) -> Option<u32> {
+        let ps = &self.planes[plane as usize];
+        if ps.victim.is_empty() {
+            return None;
+        }
+        let r = self.plane_range(plane);
+        let view = PlaneView {
+            valid: &self.valid[r.clone()],
+            erase_count: &self.erase_count[r.clone()],
+            last_modified: &self.last_modified[r.clone()],
+            now: self.clock,
+            pages_per_block: self.geo.pages_per_block,
+        };
+        match ps.victim.fewest_valid(&view) {
+            Some(v) => Some(u32::from(v)),
+            None => r
+                .filter(|&gb| self.state[gb] == BlockState::Full)
+                .map(|gb| u32::from(self.valid[gb]))
+                .min(),
+        }
+    }
+
     #[inline]
     fn next_valid_in_block(&self, plane: u32, block: u32, from: u32) -> Option<(u32, Lpn)> {
         let base = self.geo.ppn(plane, block, 0);

@@ -255,3 +255,32 @@ fn a_returned_victim_is_a_candidate_again() {
     assert_ne!(next, b);
     assert_eq!(ftl.choose_victim(0, &mut rng), Some(b));
 }
+
+/// The fewest valid pages of a plane's full blocks, by a scan of the block table.
+fn fewest_by_scan(ftl: &PageFtl) -> Option<u32> {
+    (0..ftl.geometry().blocks())
+        .filter(|&b| ftl.block_state(b) == BlockState::Full)
+        .map(|b| ftl.valid_pages(b))
+        .min()
+}
+
+#[test]
+fn fewest_valid_falls_back_to_a_scan_without_an_indexed_count() {
+    // The oldest-first index keeps no valid counts: the FTL scans its full blocks.
+    let mut ftl = one_plane(PoolOrder::Fifo, HotTo::Young, false);
+    assert_eq!(ftl.fewest_valid(0), None);
+    let logical = ftl.geometry().logical_pages;
+    let mut rng = rng_for(3, 0);
+    for i in 0..3 * logical {
+        while ftl.needs_gc(0) && ftl.candidates(0) > 0 {
+            collect(&mut ftl, &mut rng, Stream::Gc);
+        }
+        let lpn = if i < logical {
+            i
+        } else {
+            rng.gen_range(0..logical)
+        };
+        ftl.host_write(lpn).expect("room for a write");
+        assert_eq!(ftl.fewest_valid(0), fewest_by_scan(&ftl), "write {i}");
+    }
+}
