@@ -92,6 +92,10 @@ pub(crate) struct FrontEnd {
     next_arrival: Option<IoRecord>,
     first_time: Option<u64>,
     exhausted: bool,
+    /// Closed loop in bursts: requests per burst and the idle time between bursts (scaled), and
+    /// requests issued in the current burst.
+    burst: Option<(u64, SimTime)>,
+    in_burst: u64,
     error: Option<SimError>,
     pub stats: HostStats,
     /// Per drive, when there are several.
@@ -116,6 +120,15 @@ impl FrontEnd {
     ) -> FrontEnd {
         let drives = stripe.drives() as usize;
         debug_assert!(drives <= MAX_DRIVES as usize);
+        // The idle time between bursts is host time, scaled like arrival times.
+        let burst = workload.bursts.map(|(n, idle)| {
+            let t = if cfg.host.time_scale == 1.0 {
+                idle
+            } else {
+                (idle as f64 * cfg.host.time_scale).round() as SimTime
+            };
+            (n, t)
+        });
         FrontEnd {
             queue_depth: cfg.host.queue_depth,
             fold_reject: cfg.host.fold == crate::config::Fold::Reject,
@@ -131,6 +144,8 @@ impl FrontEnd {
             next_arrival: None,
             first_time: None,
             exhausted: false,
+            burst,
+            in_burst: 0,
             error: None,
             stats: HostStats {
                 by_time: series_interval.map(Series::new),
@@ -242,24 +257,53 @@ impl FrontEnd {
         Ok(())
     }
 
-    /// The pending open-loop request arrives.
+    /// The pending open-loop request arrives, or (closed loop in bursts) the next burst starts.
     pub(crate) fn on_arrival(&mut self, io: &mut Io) -> Result<(), SimError> {
         let rec = self
             .next_arrival
             .take()
             .expect("an arrival event always has its record");
+        if let ReplayMode::ClosedLoop(qd) = self.workload.mode {
+            self.in_burst = 1;
+            self.submit(io, rec)?;
+            for _ in 1..qd {
+                if !self.issue_closed_loop(io)? {
+                    break;
+                }
+            }
+            return Ok(());
+        }
         self.submit(io, rec)?;
         self.schedule_next_arrival(io)
     }
 
+    /// Issues the next closed-loop request, unless the workload is done or (in bursts) the current
+    /// burst has issued all its requests. False when nothing was issued.
     fn issue_closed_loop(&mut self, io: &mut Io) -> Result<bool, SimError> {
+        if let Some((n, _)) = self.burst {
+            if self.in_burst == n {
+                return Ok(false);
+            }
+        }
         match self.next_record()? {
             Some(rec) => {
+                self.in_burst += 1;
                 self.submit(io, rec)?;
                 Ok(true)
             }
             None => Ok(false),
         }
+    }
+
+    /// Closed loop in bursts: the burst is issued and its last request has completed; the next
+    /// burst starts after the idle time (an `Arrival` event holding its first request).
+    #[cold]
+    fn end_burst(&mut self, io: &mut Io, idle: SimTime) -> Result<(), SimError> {
+        if let Some(rec) = self.next_record()? {
+            self.next_arrival = Some(rec);
+            io.events.schedule(io.now + idle, Event::Arrival);
+        }
+        Ok(())
     }
 
     /// Page range of a record in the array's logical space, folded or rejected as configured.
@@ -576,6 +620,14 @@ impl FrontEnd {
         if let ReplayMode::ClosedLoop(_) = self.workload.mode {
             if let Err(e) = self.issue_closed_loop(io) {
                 self.error.get_or_insert(e);
+            }
+            if let Some((n, idle)) = self.burst {
+                // (Once: a completion answered at once may have ended the burst already.)
+                if self.in_burst == n && self.outstanding == 0 && self.next_arrival.is_none() {
+                    if let Err(e) = self.end_burst(io, idle) {
+                        self.error.get_or_insert(e);
+                    }
+                }
             }
         }
         if self.in_device == 0 {
