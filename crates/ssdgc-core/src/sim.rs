@@ -466,6 +466,7 @@ fn drive_work(d: &Drive) -> DriveWork {
         s3_holds: s.s3_holds,
         idle_jobs: s.idle_jobs,
         merged_reads: c.merged_reads,
+        merged_writes: c.merged_writes,
         suspensions: c.suspensions,
         pipelined_reads: c.pipelined_reads,
         pipelined_writes: c.pipelined_writes,

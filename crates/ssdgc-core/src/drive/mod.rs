@@ -22,7 +22,7 @@
 //! ([`crate::gc::scheme`], in `schedule.rs`). Every operation reserves the channel, die and planes
 //! it occupies through the resource model ([`crate::flash::resources`]). The capabilities some
 //! schemes add live in their own modules: suspension and resumption of GC operations
-//! (`suspend.rs`), merging of host reads into GC moves (`merge.rs`), pipelining of host
+//! (`suspend.rs`), merging of host reads and writes into GC moves (`merge.rs`), pipelining of host
 //! commands with GC moves (`pipeline.rs`) and committing TC-PaGC's buffered pages (`flush.rs`).
 
 mod flush;
@@ -180,6 +180,8 @@ pub struct DriveCounters {
     pub cancelled_moves: u64,
     /// Host reads served from a GC job's page register.
     pub merged_reads: u64,
+    /// Host writes merged into a GC job's page buffer (programmed at the GC write point).
+    pub merged_writes: u64,
     /// GC operations suspended for host requests.
     pub suspensions: u64,
     /// Host reads pipelined with a GC move's read (preemptible-GC paper §III-C).
@@ -490,6 +492,7 @@ impl Drive {
     pub fn counters(&self) -> DriveCounters {
         DriveCounters {
             merged_reads: self.merging.reads(),
+            merged_writes: self.merging.writes(),
             suspensions: self.suspension.suspensions(),
             pipelined_reads: self.pipeline.reads(),
             pipelined_writes: self.pipeline.writes(),

@@ -88,9 +88,13 @@ impl Drive {
                         ));
                         return;
                     };
-                    if !self.start_merge(ev, d, t, job) {
+                    if self.txns[t as usize].write {
+                        // Into the move's page buffer, or (not mergeable after all) an ordinary
+                        // write.
+                        self.start_host(ev, d, t, Some(job));
+                    } else if !self.start_merge(ev, d, t, job) {
                         // Not mergeable after all: an ordinary read.
-                        self.start_host(ev, d, t);
+                        self.start_host(ev, d, t, None);
                     }
                     return;
                 }
@@ -101,7 +105,7 @@ impl Drive {
                         ));
                         return;
                     };
-                    self.start_host(ev, d, t);
+                    self.start_host(ev, d, t, None);
                     return;
                 }
                 Action::GcJob(j) => {
@@ -140,30 +144,14 @@ impl Drive {
         self.invariant(format!("die {d}: its scheme made no progress"));
     }
 
-    /// Starts host transaction `t` on die `d`.
-    pub(super) fn start_host(&mut self, ev: &mut EventQueue, d: u32, t: u32) {
+    /// Starts host transaction `t` on die `d`; a write with `merge = Some(j)` goes into the page
+    /// buffer of job `j`'s move of its page when the job still has to move it (`drive/merge.rs`).
+    pub(super) fn start_host(&mut self, ev: &mut EventQueue, d: u32, t: u32, merge: Option<usize>) {
         let txn = self.txns[t as usize];
         let now = self.now;
         let plane = self.geo.plane_in_die(txn.plane);
         let op = if txn.write {
-            // Only a die with a GC job in progress can have a move to cancel.
-            let old = if self.dies[d as usize].jobs.is_empty() {
-                None
-            } else {
-                self.ftl.lookup(txn.lpn)
-            };
-            if let Some(old) = old {
-                let a = self.geo.addr(old);
-                if self.dies[d as usize]
-                    .jobs
-                    .iter()
-                    .any(|j| j.collects(a.plane, a.block))
-                {
-                    self.counters.cancelled_moves += 1;
-                }
-            }
-            if let Err(e) = self.ftl.host_write(txn.lpn) {
-                self.ftl_error.get_or_insert(e);
+            if !self.host_write(d, txn.lpn, merge) {
                 return;
             }
             self.pipeline

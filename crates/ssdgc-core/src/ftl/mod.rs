@@ -267,6 +267,14 @@ impl Ftl {
         Ok(ppn)
     }
 
+    /// Writes host data for `lpn` at its plane's write point of `stream` (a host write merged into
+    /// a GC move lands at the GC write point). Counted as a host page written.
+    pub fn host_write_to(&mut self, lpn: Lpn, stream: Stream) -> Result<Ppn, FtlError> {
+        let ppn = with_map!(mut self, f => f.host_write_to(lpn, stream))?;
+        self.counters.host_pages_written += 1;
+        Ok(ppn)
+    }
+
     /// Chooses a victim in `plane` (the policy decides) and marks it. Returns the plane-local block.
     pub fn choose_victim(&mut self, plane: u32, rng: &mut SimRng) -> Option<u32> {
         let b = with_map!(mut self, f => f.choose_victim(plane, rng))?;

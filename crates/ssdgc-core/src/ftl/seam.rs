@@ -88,6 +88,14 @@ pub trait FtlMechanism: FtlView {
     /// Writes host data for `lpn`: invalidates the old copy, programs a page at the host write point
     /// of its plane and maps it. Returns the new page.
     fn host_write(&mut self, lpn: Lpn) -> Result<Ppn, FtlError>;
+    /// Writes host data for `lpn` at its plane's write point of `stream` rather than the host
+    /// one: a host write merged into the page buffer of a GC move of `lpn` lands where the move
+    /// would have (preemptible-GC paper §III-B). By default a plain [`FtlMechanism::host_write`]
+    /// (a mapping without separate GC write points).
+    fn host_write_to(&mut self, lpn: Lpn, stream: Stream) -> Result<Ppn, FtlError> {
+        let _ = stream;
+        self.host_write(lpn)
+    }
     /// Chooses a victim in `plane` (the candidate index decides) and marks it. Returns the
     /// plane-local block, or `None` when the plane has no candidate.
     fn choose_victim(&mut self, plane: u32, rng: &mut SimRng) -> Option<u32>;

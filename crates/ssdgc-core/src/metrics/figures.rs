@@ -94,6 +94,8 @@ counters! {
         pub idle_jobs: u64,
         /// Host reads served from a GC move's page register.
         pub merged_reads: u64,
+        /// Host writes merged into a GC move's page buffer.
+        pub merged_writes: u64,
         /// GC operations suspended for host requests.
         pub suspensions: u64,
         /// Host reads pipelined with a GC move's read.

@@ -183,7 +183,7 @@ pub struct Schemes {
     /// `gc.preempt = "ops"`: jobs preemptible between operations.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preempt: Option<Preempt>,
-    /// `gc.merge`: preempting reads merged into GC moves.
+    /// `gc.merge`: preempting reads and writes merged into GC moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merge: Option<Merge>,
     /// `gc.pipeline`: host commands pipelined with GC.
@@ -220,12 +220,15 @@ pub struct Preempt {
     pub preemptions: u64,
 }
 
-/// Merging of preempting reads (§III-B).
+/// Merging of preempting host commands into GC moves (§III-B, Table III; Table IX's `M_r`, `M_w`).
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct Merge {
     /// Host reads served from the page register of a GC move of the same page, with no flash read
     /// of their own.
     pub merged_reads: u64,
+    /// Host writes merged into the page buffer of a GC move of the same page: one program, at the
+    /// GC write point, counted as a host page (the move is not made).
+    pub merged_writes: u64,
 }
 
 /// Pipelining of host commands with GC through the cache register (§III-A, §III-C, Table IX).
@@ -456,6 +459,7 @@ impl DriveWork {
                 p.merge,
                 Merge {
                     merged_reads: c.merged_reads,
+                    merged_writes: c.merged_writes,
                 },
             ),
             pipeline: section(

@@ -21,7 +21,10 @@ impl Report {
             preempt.push(format!("{} preemptions", p.preemptions));
         }
         if let Some(m) = &s.merge {
-            preempt.push(format!("{} reads merged", m.merged_reads));
+            preempt.push(format!(
+                "{} reads and {} writes merged",
+                m.merged_reads, m.merged_writes
+            ));
         }
         if let Some(p) = &s.pipeline {
             preempt.push(format!(

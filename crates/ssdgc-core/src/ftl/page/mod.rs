@@ -397,6 +397,25 @@ impl FtlMechanism for PageFtl {
         Ok(ppn)
     }
 
+    /// The write lands at `stream`'s write point, classified as GC data is (`Gc` becomes `Hot` or
+    /// `Cold` with hot/cold separation, after the update counts in the page's HC value).
+    fn host_write_to(&mut self, lpn: Lpn, stream: Stream) -> Result<Ppn, FtlError> {
+        let plane = self.plane_of(lpn);
+        let old = self.l2p[lpn as usize];
+        if self.hc.is_on() {
+            self.hc_update(lpn, old != NO_PAGE);
+        }
+        let stream = self.gc_stream(lpn, stream);
+        let ppn = self.allocate(plane, stream)?;
+        if old & BUFFERED != 0 && old != NO_PAGE {
+            self.planes[plane as usize].buffered_live -= 1;
+        } else if old != NO_PAGE {
+            self.invalidate(old);
+        }
+        self.fill_page(lpn, ppn);
+        Ok(ppn)
+    }
+
     fn choose_victim(&mut self, plane: u32, rng: &mut SimRng) -> Option<u32> {
         let b = self.with_victim_index(plane, |index, view| index.pick(view, rng))?;
         let gb = (plane * self.geo.blocks_per_plane + b) as usize;

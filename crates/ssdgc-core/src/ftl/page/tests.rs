@@ -284,3 +284,20 @@ fn fewest_valid_falls_back_to_a_scan_without_an_indexed_count() {
         assert_eq!(ftl.fewest_valid(0), fewest_by_scan(&ftl), "write {i}");
     }
 }
+
+#[test]
+fn a_host_write_to_the_gc_stream_lands_at_the_gc_write_point() {
+    let mut ftl = one_plane(PoolOrder::Fifo, HotTo::Young, false);
+    let old = ftl.host_write(0).expect("room");
+    assert_eq!(ftl.write_offset(0, Stream::Gc), 0);
+    let gc_before = ftl.write_offset(0, Stream::Host);
+    let new = ftl.host_write_to(0, Stream::Gc).expect("room");
+    // A fresh GC block was opened and the page is its first; the host write point did not move.
+    assert_eq!(new % 4, 0);
+    assert_ne!(new / 4, old / 4);
+    assert_eq!(ftl.write_offset(0, Stream::Gc), 1);
+    assert_eq!(ftl.write_offset(0, Stream::Host), gc_before);
+    assert_eq!(ftl.lookup(0), Some(new));
+    assert_eq!(ftl.reverse(old), None);
+    ftl.check().expect("consistent");
+}
