@@ -393,6 +393,11 @@ impl Simulator {
             simulated: self.now,
             wall_s,
             events: self.events.processed(),
+            host_path: crate::metrics::figures::HostPath {
+                rmw: self.cfg.ftl.rmw,
+                multiplane: self.cfg.ftl.multiplane != crate::config::HostMultiplane::Off
+                    && self.cfg.geometry.planes_per_die > 1,
+            },
         }
     }
 
@@ -470,5 +475,10 @@ fn drive_work(d: &Drive) -> DriveWork {
         suspensions: c.suspensions,
         pipelined_reads: c.pipelined_reads,
         pipelined_writes: c.pipelined_writes,
+        rmw_reads: c.rmw_reads,
+        multiplane_reads: c.multiplane.reads,
+        multiplane_writes: c.multiplane.writes,
+        multiplane_pages: c.multiplane.pages,
+        multiplane_skipped: c.multiplane.skipped_pages,
     }
 }

@@ -219,6 +219,16 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             *pick(rng, &[1_000_000u64, 50_000_000]),
         )
     });
+    // The host path's flash commands (drawn last too): read-modify-write of partial pages, host
+    // multi-plane commands.
+    let mut sets = sets;
+    if rng.gen_bool(0.3) {
+        sets.push("ftl.rmw=true".into());
+    }
+    if rng.gen_bool(0.3) {
+        let m = pick(rng, &["aligned", "greedy"]);
+        sets.push(format!("ftl.multiplane=\"{m}\""));
+    }
     Case {
         bursts,
         sets,

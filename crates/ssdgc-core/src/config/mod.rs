@@ -13,7 +13,7 @@ mod keywords;
 mod presets;
 mod validate;
 
-pub use keywords::{AgeingMode, CopybackEcc, Fold, PagcMargin, ThresholdUnit};
+pub use keywords::{AgeingMode, CopybackEcc, Fold, HostMultiplane, PagcMargin, ThresholdUnit};
 
 use crate::gc::axis::{AxisSetting, Toggle};
 use crate::units::{SimTime, MS, SEC, US};
@@ -271,6 +271,13 @@ pub struct FtlConfig {
     /// GC copies hot and cold valid pages (HC classification, practical-GC paper §III-B) to
     /// separate write points; 8 bytes of memory per logical page when on.
     pub hot_cold: bool,
+    /// Read-modify-write: a host write that covers part of a page (of a super-page with the
+    /// plane-level superblock) whose logical page holds data first reads the page (the rest of it)
+    /// and takes it out over the channel, then writes the whole page, as SSDsim does. Off: a
+    /// partial write programs the page without reading it.
+    pub rmw: bool,
+    /// Host multi-plane commands: `off`, `aligned` or `greedy` ([`HostMultiplane`]).
+    pub multiplane: HostMultiplane,
 }
 
 /// Garbage collection settings.

@@ -112,9 +112,10 @@ impl Drive {
 
     /// The FTL side of host write `lpn` on die `d`: merged into job `merge`'s move of the page
     /// when the job still has to move it, else an ordinary write (counting a cancelled move when a
-    /// job of the die still had to move the page). False when the FTL failed (the error is kept).
+    /// job of the die still had to move the page). Whether it merged; `None` when the FTL failed
+    /// (the error is kept).
     #[inline]
-    pub(super) fn host_write(&mut self, d: u32, lpn: Lpn, merge: Option<usize>) -> bool {
+    pub(super) fn host_write(&mut self, d: u32, lpn: Lpn, merge: Option<usize>) -> Option<bool> {
         // Only a die with a GC job in progress can have a move to merge into or cancel.
         let old = if self.dies[d as usize].jobs.is_empty() {
             None
@@ -129,12 +130,12 @@ impl Drive {
             match merged {
                 Ok(Some(_)) => {
                     self.merging.writes += 1;
-                    return true;
+                    return Some(true);
                 }
                 Ok(None) => {}
                 Err(e) => {
                     self.ftl_error.get_or_insert(e);
-                    return false;
+                    return None;
                 }
             }
             let a = self.geo.addr(old);
@@ -148,12 +149,13 @@ impl Drive {
         }
         if let Err(e) = self.ftl.host_write(lpn) {
             self.ftl_error.get_or_insert(e);
-            return false;
+            return None;
         }
-        true
+        Some(false)
     }
 
-    /// A merged read (transaction `t`) has delivered its page at `now`.
+    /// A merged read, or a transaction that joined a multi-plane command (transaction `t`), has
+    /// delivered its page at `now`.
     pub fn on_txn_done(&mut self, now: SimTime, t: u32) -> PageDone {
         self.now = now;
         self.counters.events += 1;
@@ -162,9 +164,14 @@ impl Drive {
             lpn,
             write,
             bd,
+            joined,
             ..
         } = self.txns[t as usize];
-        self.merging.in_flight -= 1;
+        if joined {
+            self.multiplane.delivered();
+        } else {
+            self.merging.in_flight -= 1;
+        }
         self.free_txns.push(t);
         self.progress.host_done(self.ftl.counters.blocks_erased);
         PageDone {

@@ -146,27 +146,63 @@ impl Drive {
 
     /// Starts host transaction `t` on die `d`; a write with `merge = Some(j)` goes into the page
     /// buffer of job `j`'s move of its page when the job still has to move it (`drive/merge.rs`).
+    /// With host multi-plane commands other queued transactions may join it (`drive/multiplane.rs`);
+    /// a partial write may read its page first (`ftl.rmw`).
     pub(super) fn start_host(&mut self, ev: &mut EventQueue, d: u32, t: u32, merge: Option<usize>) {
         let txn = self.txns[t as usize];
         let now = self.now;
         let plane = self.geo.plane_in_die(txn.plane);
+        let solo = 1u64 << plane;
         let op = if txn.write {
-            if !self.host_write(d, txn.lpn, merge) {
+            // Read-modify-write is decided before the write remaps the page.
+            let rmw = self.needs_rmw(&txn);
+            let planes = if rmw || !self.multiplane.on() {
+                solo
+            } else {
+                self.gather(d, t, plane)
+            };
+            let Some(merged) = self.host_write(d, txn.lpn, merge) else {
+                return;
+            };
+            if planes != solo {
+                let Some(lead) = self.ftl.lookup(txn.lpn) else {
+                    self.invariant(format!("host write of page {} left it unmapped", txn.lpn));
+                    return;
+                };
+                let Some(mut pages) = self.write_joined(d) else {
+                    return;
+                };
+                pages.insert(0, lead);
+                self.start_multiplane(ev, d, t, planes, &pages);
                 return;
             }
-            self.pipeline
-                .host_write(
-                    d,
-                    now,
-                    txn.snap.at(),
-                    self.res.channel_free(d),
-                    &self.timing,
-                    1 << plane,
-                )
-                .unwrap_or_else(|| FlashOp::host_write(&self.timing, 1 << plane))
+            if rmw {
+                self.rmw_op(merged, solo)
+            } else {
+                self.pipeline
+                    .host_write(
+                        d,
+                        now,
+                        txn.snap.at(),
+                        self.res.channel_free(d),
+                        &self.timing,
+                        solo,
+                    )
+                    .unwrap_or_else(|| FlashOp::host_write(&self.timing, solo))
+            }
         } else {
+            let planes = if self.multiplane.on() {
+                self.gather(d, t, plane)
+            } else {
+                solo
+            };
+            if planes != solo {
+                let pages = self.read_pages(d, txn.lpn);
+                self.start_multiplane(ev, d, t, planes, &pages);
+                return;
+            }
             self.counters.host_pages_read += 1;
-            FlashOp::host_read(&self.timing, 1 << plane)
+            FlashOp::host_read(&self.timing, solo)
         };
         let r = self.res.reserve(d, now, &op);
         if txn.write {

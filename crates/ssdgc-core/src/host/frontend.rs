@@ -46,6 +46,9 @@ struct Req {
     /// Pages touched; transactions still to complete once admitted.
     pending: u32,
     write: bool,
+    /// A write whose first (last) page it covers only in part.
+    head_partial: bool,
+    tail_partial: bool,
     /// The drives it has a piece on (bit `d` = drive `d`).
     drives: u64,
 }
@@ -331,6 +334,9 @@ impl FrontEnd {
 
     fn submit(&mut self, io: &mut Io, rec: IoRecord) -> Result<(), SimError> {
         let (first, npages) = self.pages_of(&rec)?;
+        let write = rec.op == Op::Write;
+        let ps = self.stripe.page_size();
+        let end = rec.offset + rec.len.max(1);
         let req = Req {
             arrival: io.now,
             admitted: io.now,
@@ -338,7 +344,9 @@ impl FrontEnd {
             index: self.stats.requests_seen - 1,
             first,
             pending: npages as u32,
-            write: rec.op == Op::Write,
+            write,
+            head_partial: write && (rec.offset % ps != 0 || (npages == 1 && end % ps != 0)),
+            tail_partial: write && end % ps != 0,
             drives: 0,
         };
         let id = match self.free_reqs.pop() {
@@ -435,7 +443,7 @@ impl FrontEnd {
         // Pages answered at once, per drive (in `self.at_once`, all 0 outside `admit`).
         let mut immediate = 0;
         let mut from_buffer = 0;
-        for a in pages {
+        for (i, a) in pages.enumerate() {
             let (d, lpn) = self.stripe.page(a);
             if !write && self.buffer.contains(a) {
                 // Served from the write buffer.
@@ -457,7 +465,12 @@ impl FrontEnd {
                 self.at_once[d] += 1;
                 continue;
             }
-            io.drives[d].queue(io.events, io.now, id, lpn, write);
+            let partial =
+                (i == 0 && r.head_partial) || (i + 1 == pending as usize && r.tail_partial);
+            io.drives[d].queue(io.events, io.now, id, lpn, write, partial);
+        }
+        for d in drives_of(mask) {
+            io.drives[d].end_batch(io.events, io.now);
         }
         if from_buffer > 0 && immediate + from_buffer == pending {
             // Nothing to read from flash: the buffer answers.
@@ -491,6 +504,7 @@ impl FrontEnd {
         r.drives = 1;
         let (first, pending, write) = (r.first, r.pending, r.write);
         let r = *r;
+        let (head, tail) = (r.head_partial, r.tail_partial);
         self.pending[id as usize] = pending;
         let logical = self.stripe.logical_pages();
         let mut a = first % logical;
@@ -506,7 +520,7 @@ impl FrontEnd {
             },
         );
         let mut immediate = 0;
-        for _ in 0..pending {
+        for i in 0..pending {
             let lpn = a as Lpn;
             a += 1;
             if a == logical {
@@ -518,8 +532,10 @@ impl FrontEnd {
                 immediate += 1;
                 continue;
             }
-            drive.queue(io.events, io.now, id, lpn, write);
+            let partial = (i == 0 && head) || (i + 1 == pending && tail);
+            drive.queue(io.events, io.now, id, lpn, write, partial);
         }
+        drive.end_batch(io.events, io.now);
         for _ in 0..immediate {
             self.page_done(io, id, 0, Breakdown::default());
         }
@@ -553,7 +569,10 @@ impl FrontEnd {
     fn flush_buffer(&mut self, io: &mut Io) {
         for a in self.buffer.take_dirty() {
             let (d, lpn) = self.stripe.page(a);
-            io.drives[d].queue(io.events, io.now, FLUSH, lpn, true);
+            io.drives[d].queue(io.events, io.now, FLUSH, lpn, true, false);
+        }
+        for d in io.drives.iter_mut() {
+            d.end_batch(io.events, io.now);
         }
     }
 

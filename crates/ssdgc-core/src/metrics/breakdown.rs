@@ -35,6 +35,11 @@ pub enum Busy {
     Gc {
         planes: u64,
     },
+    /// A host multi-plane command on the planes in the bit mask; `late` if GC delayed it.
+    HostPlanes {
+        planes: u64,
+        late: bool,
+    },
 }
 
 /// Cumulative time of one die per category.
@@ -122,6 +127,18 @@ impl DieClock {
                     }
                 }
             }
+            Busy::HostPlanes { planes, late } => {
+                for (p, t) in self.host_by_plane.iter_mut().enumerate() {
+                    if planes >> p & 1 == 1 {
+                        *t += dt;
+                    }
+                }
+                if late {
+                    self.late += dt;
+                } else {
+                    self.normal += dt;
+                }
+            }
         }
     }
 
@@ -147,8 +164,8 @@ impl DieClock {
         let dt = now - self.since;
         match self.busy {
             Busy::Idle => s.other += dt,
-            Busy::Host { late: true, .. } => s.late += dt,
-            Busy::Host { late: false, .. } => s.other += dt,
+            Busy::Host { late: true, .. } | Busy::HostPlanes { late: true, .. } => s.late += dt,
+            Busy::Host { late: false, .. } | Busy::HostPlanes { late: false, .. } => s.other += dt,
             Busy::Gc { planes } => {
                 s.gc_total += dt;
                 if planes >> plane & 1 == 1 {

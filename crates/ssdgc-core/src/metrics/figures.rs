@@ -102,7 +102,24 @@ counters! {
         pub pipelined_reads: u64,
         /// Host writes pipelined with a GC move's program.
         pub pipelined_writes: u64,
+        /// Pages read for read-modify-writes of partly written pages (`ftl.rmw`).
+        pub rmw_reads: u64,
+        /// Host multi-plane commands: reads and writes issued, pages they carried, pages skipped
+        /// to align write points (`ftl.multiplane`).
+        pub multiplane_reads: u64,
+        pub multiplane_writes: u64,
+        pub multiplane_pages: u64,
+        pub multiplane_skipped: u64,
     }
+}
+
+/// Which host-path capabilities of the drive a run uses (their counters are reported only then).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostPath {
+    /// Read-modify-write of partial pages (`ftl.rmw`).
+    pub rmw: bool,
+    /// Host multi-plane commands (`ftl.multiplane` other than `off`).
+    pub multiplane: bool,
 }
 
 /// Requests as the host (or one drive of an array) saw them.
@@ -150,6 +167,8 @@ pub struct RunFigures<'a> {
     pub wall_s: f64,
     /// Events processed by the whole run.
     pub events: u64,
+    /// The host-path capabilities the drives use.
+    pub host_path: HostPath,
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::breakdown::{self, BreakdownReport, DieClock, PlaneUtil};
-use super::figures::{DriveWork, RunFigures};
+use super::figures::{DriveWork, HostPath, RunFigures};
 use super::{LatencySummary, Responses, SeriesPoint, MARGINAL_RESPONSE};
 use crate::gc::preempt::{PreemptMode, Suspend};
 use crate::gc::schemes::GcAxes;
@@ -157,6 +157,26 @@ pub struct Flash {
     pub gc_pages_moved: u64,
     pub blocks_erased: u64,
     pub waf: f64,
+    /// `ftl.rmw`: pages read for read-modify-writes of partly written pages (not in
+    /// `host_pages_read`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rmw_reads: Option<u64>,
+    /// `ftl.multiplane` other than `off`: host multi-plane commands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_multiplane: Option<HostMultiplaneReport>,
+}
+
+/// Host multi-plane commands (`ftl.multiplane`).
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct HostMultiplaneReport {
+    /// Multi-plane host reads and writes issued (each carries two or more pages).
+    pub reads: u64,
+    pub writes: u64,
+    /// Host pages they carried.
+    pub pages: u64,
+    /// Pages left unprogrammed to bring the host write points of a command's planes to one
+    /// offset (`greedy`).
+    pub skipped_pages: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -393,7 +413,7 @@ fn wear(counts: &[u32]) -> Wear {
 
 /// The report's sections from one drive's counters, or from their sum over an array's drives.
 impl DriveWork {
-    fn flash(&self) -> Flash {
+    fn flash(&self, host: HostPath) -> Flash {
         let c = self;
         let waf = if c.host_pages_written == 0 {
             0.0
@@ -406,6 +426,16 @@ impl DriveWork {
             gc_pages_moved: c.gc_pages_moved,
             blocks_erased: c.blocks_erased,
             waf,
+            rmw_reads: section(host.rmw, c.rmw_reads),
+            host_multiplane: section(
+                host.multiplane,
+                HostMultiplaneReport {
+                    reads: c.multiplane_reads,
+                    writes: c.multiplane_writes,
+                    pages: c.multiplane_pages,
+                    skipped_pages: c.multiplane_skipped,
+                },
+            ),
         }
     }
 
@@ -560,7 +590,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
         breakdown_us: host.requests.breakdown.report(),
         plane_util: breakdown::plane_util(&clocks, i.simulated),
         excess: excess(host.requests),
-        flash: work.flash(),
+        flash: work.flash(i.host_path),
         gc: work.gc(pages_per_block),
         schemes: work.schemes(&i.axes),
         buffer: buffer(&host.buffer),
@@ -605,7 +635,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
                 breakdown_us: pieces.requests.breakdown.report(),
                 plane_util: breakdown::plane_util(&d.clocks, i.simulated),
                 excess: excess(pieces.requests),
-                flash: work.flash(),
+                flash: work.flash(i.host_path),
                 gc: work.gc(pages_per_block),
                 schemes: work.schemes(&i.axes),
                 buffer: buffer(&pieces.buffer),
