@@ -453,13 +453,13 @@ impl Iterator for Synthetic {
         self.remaining -= 1;
         // 1. time
         let burst_starts = match self.burst {
-            Some((len, _)) if self.in_burst == len => {
-                self.in_burst = 0;
-                true
+            Some((len, _)) => {
+                let starts = self.in_burst == len;
+                self.in_burst = if starts { 1 } else { self.in_burst + 1 };
+                starts
             }
-            _ => false,
+            None => false,
         };
-        self.in_burst += 1;
         if self.started && burst_starts && self.interarrival.is_some() {
             // Open loop: the next burst arrives after the idle gap.
             let idle = self.burst.map_or(0, |b| b.1);

@@ -114,37 +114,17 @@ impl Drive {
     /// when the job still has to move it, else an ordinary write (counting a cancelled move when a
     /// job of the die still had to move the page). Whether it merged; `None` when the FTL failed
     /// (the error is kept).
-    #[inline]
+    #[inline(always)]
     pub(super) fn host_write(&mut self, d: u32, lpn: Lpn, merge: Option<usize>) -> Option<bool> {
         // Only a die with a GC job in progress can have a move to merge into or cancel.
-        let old = if self.dies[d as usize].jobs.is_empty() {
-            None
-        } else {
-            self.ftl.lookup(lpn)
-        };
-        if let Some(old) = old {
-            let merged = match merge.and_then(|j| self.dies[d as usize].jobs.get(j)) {
-                Some(job) => gc::merge_write(&mut self.ftl, job, old),
-                None => Ok(None),
-            };
-            match merged {
-                Ok(Some(_)) => {
-                    self.merging.writes += 1;
-                    return Some(true);
-                }
-                Ok(None) => {}
+        if !self.dies[d as usize].jobs.is_empty() {
+            match self.write_beside_gc(d, lpn, merge) {
+                Ok(true) => return Some(true),
+                Ok(false) => {}
                 Err(e) => {
                     self.ftl_error.get_or_insert(e);
                     return None;
                 }
-            }
-            let a = self.geo.addr(old);
-            if self.dies[d as usize]
-                .jobs
-                .iter()
-                .any(|j| j.collects(a.plane, a.block))
-            {
-                self.counters.cancelled_moves += 1;
             }
         }
         if let Err(e) = self.ftl.host_write(lpn) {
@@ -152,6 +132,36 @@ impl Drive {
             return None;
         }
         Some(false)
+    }
+
+    /// [`Self::host_write`] on a die with a GC job in progress, before the ordinary write: merges
+    /// the write into job `merge`'s move when it can (true), else counts a cancelled move when a
+    /// job still had to move the page.
+    #[inline(never)]
+    fn write_beside_gc(
+        &mut self,
+        d: u32,
+        lpn: Lpn,
+        merge: Option<usize>,
+    ) -> Result<bool, crate::ftl::FtlError> {
+        let Some(old) = self.ftl.lookup(lpn) else {
+            return Ok(false);
+        };
+        if let Some(job) = merge.and_then(|j| self.dies[d as usize].jobs.get(j)) {
+            if gc::merge_write(&mut self.ftl, job, old)?.is_some() {
+                self.merging.writes += 1;
+                return Ok(true);
+            }
+        }
+        let a = self.geo.addr(old);
+        if self.dies[d as usize]
+            .jobs
+            .iter()
+            .any(|j| j.collects(a.plane, a.block))
+        {
+            self.counters.cancelled_moves += 1;
+        }
+        Ok(false)
     }
 
     /// A merged read, or a transaction that joined a multi-plane command (transaction `t`), has

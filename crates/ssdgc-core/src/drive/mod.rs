@@ -224,6 +224,9 @@ pub struct Drive {
     suspension: suspend::Suspension,
     /// Read-modify-write of partial pages (`ftl.rmw`).
     rmw: bool,
+    /// Read-modify-write or host multi-plane commands are on: host operations take the longer
+    /// path (`schedule::host_op_extras`).
+    host_extras: bool,
     multiplane: multiplane::Multiplane,
     merging: merge::Merging,
     flushing: flush::Flushing,
@@ -271,6 +274,9 @@ impl Drive {
             pipeline: pipeline::Pipeline::new(scheme.pipelined(), geo.dies),
             suspension: suspend::Suspension::new(geo.dies),
             rmw: cfg.ftl.rmw,
+            host_extras: cfg.ftl.rmw
+                || (cfg.ftl.multiplane != crate::config::HostMultiplane::Off
+                    && geo.planes_per_die > 1),
             multiplane: multiplane::Multiplane::new(
                 cfg.ftl.multiplane,
                 geo.dies,

@@ -153,54 +153,27 @@ impl Drive {
         let now = self.now;
         let plane = self.geo.plane_in_die(txn.plane);
         let solo = 1u64 << plane;
-        let op = if txn.write {
-            // Read-modify-write is decided before the write remaps the page.
-            let rmw = self.needs_rmw(&txn);
-            let planes = if rmw || !self.multiplane.on() {
-                solo
-            } else {
-                self.gather(d, t, plane)
-            };
-            let Some(merged) = self.host_write(d, txn.lpn, merge) else {
-                return;
-            };
-            if planes != solo {
-                let Some(lead) = self.ftl.lookup(txn.lpn) else {
-                    self.invariant(format!("host write of page {} left it unmapped", txn.lpn));
-                    return;
-                };
-                let Some(mut pages) = self.write_joined(d) else {
-                    return;
-                };
-                pages.insert(0, lead);
-                self.start_multiplane(ev, d, t, planes, &pages);
+        let op = if self.host_extras {
+            // Read-modify-write or host multi-plane commands (kept out of the common path).
+            match self.host_op_extras(ev, d, t, merge) {
+                Some(op) => op,
+                None => return,
+            }
+        } else if txn.write {
+            if self.host_write(d, txn.lpn, merge).is_none() {
                 return;
             }
-            if rmw {
-                self.rmw_op(merged, solo)
-            } else {
-                self.pipeline
-                    .host_write(
-                        d,
-                        now,
-                        txn.snap.at(),
-                        self.res.channel_free(d),
-                        &self.timing,
-                        solo,
-                    )
-                    .unwrap_or_else(|| FlashOp::host_write(&self.timing, solo))
-            }
+            self.pipeline
+                .host_write(
+                    d,
+                    now,
+                    txn.snap.at(),
+                    self.res.channel_free(d),
+                    &self.timing,
+                    solo,
+                )
+                .unwrap_or_else(|| FlashOp::host_write(&self.timing, solo))
         } else {
-            let planes = if self.multiplane.on() {
-                self.gather(d, t, plane)
-            } else {
-                solo
-            };
-            if planes != solo {
-                let pages = self.read_pages(d, txn.lpn);
-                self.start_multiplane(ev, d, t, planes, &pages);
-                return;
-            }
             self.counters.host_pages_read += 1;
             FlashOp::host_read(&self.timing, solo)
         };
@@ -220,6 +193,71 @@ impl Drive {
         self.txns[t as usize].bd = bd;
         die.running = Running::Host(t);
         self.schedule_die_done(ev, d, r.end);
+    }
+
+    /// The flash operation of host transaction `t` on die `d` when read-modify-write or host
+    /// multi-plane commands are on: the FTL side done, its operation returned; `None` when a
+    /// multi-plane command was started for it (with the transactions that joined) or the FTL
+    /// failed.
+    #[cold]
+    #[inline(never)]
+    fn host_op_extras(
+        &mut self,
+        ev: &mut EventQueue,
+        d: u32,
+        t: u32,
+        merge: Option<usize>,
+    ) -> Option<FlashOp> {
+        let txn = self.txns[t as usize];
+        let plane = self.geo.plane_in_die(txn.plane);
+        let solo = 1u64 << plane;
+        if !txn.write {
+            let planes = if self.multiplane.on() {
+                self.gather(d, t, plane)
+            } else {
+                solo
+            };
+            if planes != solo {
+                let pages = self.read_pages(d, txn.lpn);
+                self.start_multiplane(ev, d, t, planes, &pages);
+                return None;
+            }
+            self.counters.host_pages_read += 1;
+            return Some(FlashOp::host_read(&self.timing, solo));
+        }
+        // Read-modify-write is decided before the write remaps the page.
+        let rmw = self.needs_rmw(&txn);
+        let planes = if rmw || !self.multiplane.on() {
+            solo
+        } else {
+            self.gather(d, t, plane)
+        };
+        let merged = self.host_write(d, txn.lpn, merge)?;
+        if planes != solo {
+            let Some(lead) = self.ftl.lookup(txn.lpn) else {
+                self.invariant(format!("host write of page {} left it unmapped", txn.lpn));
+                return None;
+            };
+            let mut pages = self.write_joined(d)?;
+            pages.insert(0, lead);
+            self.start_multiplane(ev, d, t, planes, &pages);
+            return None;
+        }
+        if rmw {
+            return Some(self.rmw_op(merged, solo));
+        }
+        Some(
+            self.pipeline
+                .host_write(
+                    d,
+                    self.now,
+                    txn.snap.at(),
+                    self.res.channel_free(d),
+                    &self.timing,
+                    solo,
+                )
+                .unwrap_or_else(|| FlashOp::host_write(&self.timing, solo)),
+        )
     }
 
     /// Holds die `d` for every remaining operation of job `j`. With copyback the operations touch no

@@ -80,6 +80,12 @@ pub(crate) struct PieceStats {
 /// The host front end of one run.
 pub(crate) struct FrontEnd {
     queue_depth: u32,
+    /// The drives read the rest of partly written pages (`ftl.rmw`): writes tell them which
+    /// pages they cover only in part.
+    rmw: bool,
+    /// The drives issue host multi-plane commands (`ftl.multiplane`): a request's pages are all
+    /// queued before their dies start (`Drive::end_batch`).
+    batch: bool,
     fold_reject: bool,
     time_scale: f64,
     stripe: Stripe,
@@ -134,6 +140,8 @@ impl FrontEnd {
         });
         FrontEnd {
             queue_depth: cfg.host.queue_depth,
+            rmw: cfg.ftl.rmw,
+            batch: cfg.ftl.multiplane != crate::config::HostMultiplane::Off,
             fold_reject: cfg.host.fold == crate::config::Fold::Reject,
             time_scale: cfg.host.time_scale,
             drives,
@@ -335,8 +343,16 @@ impl FrontEnd {
     fn submit(&mut self, io: &mut Io, rec: IoRecord) -> Result<(), SimError> {
         let (first, npages) = self.pages_of(&rec)?;
         let write = rec.op == Op::Write;
-        let ps = self.stripe.page_size();
-        let end = rec.offset + rec.len.max(1);
+        let (head_partial, tail_partial) = if write && self.rmw {
+            let ps = self.stripe.page_size();
+            let end = rec.offset + rec.len.max(1);
+            (
+                rec.offset % ps != 0 || (npages == 1 && end % ps != 0),
+                end % ps != 0,
+            )
+        } else {
+            (false, false)
+        };
         let req = Req {
             arrival: io.now,
             admitted: io.now,
@@ -345,8 +361,8 @@ impl FrontEnd {
             first,
             pending: npages as u32,
             write,
-            head_partial: write && (rec.offset % ps != 0 || (npages == 1 && end % ps != 0)),
-            tail_partial: write && end % ps != 0,
+            head_partial,
+            tail_partial,
             drives: 0,
         };
         let id = match self.free_reqs.pop() {
@@ -469,8 +485,10 @@ impl FrontEnd {
                 (i == 0 && r.head_partial) || (i + 1 == pending as usize && r.tail_partial);
             io.drives[d].queue(io.events, io.now, id, lpn, write, partial);
         }
-        for d in drives_of(mask) {
-            io.drives[d].end_batch(io.events, io.now);
+        if self.batch {
+            for d in drives_of(mask) {
+                io.drives[d].end_batch(io.events, io.now);
+            }
         }
         if from_buffer > 0 && immediate + from_buffer == pending {
             // Nothing to read from flash: the buffer answers.
@@ -532,10 +550,12 @@ impl FrontEnd {
                 immediate += 1;
                 continue;
             }
-            let partial = (i == 0 && head) || (i + 1 == pending && tail);
+            let partial = (head || tail) && ((i == 0 && head) || (i + 1 == pending && tail));
             drive.queue(io.events, io.now, id, lpn, write, partial);
         }
-        drive.end_batch(io.events, io.now);
+        if self.batch {
+            drive.end_batch(io.events, io.now);
+        }
         for _ in 0..immediate {
             self.page_done(io, id, 0, Breakdown::default());
         }
@@ -571,8 +591,10 @@ impl FrontEnd {
             let (d, lpn) = self.stripe.page(a);
             io.drives[d].queue(io.events, io.now, FLUSH, lpn, true, false);
         }
-        for d in io.drives.iter_mut() {
-            d.end_batch(io.events, io.now);
+        if self.batch {
+            for d in io.drives.iter_mut() {
+                d.end_batch(io.events, io.now);
+            }
         }
     }
 
@@ -637,15 +659,23 @@ impl FrontEnd {
             self.admit(io, next);
         }
         if let ReplayMode::ClosedLoop(_) = self.workload.mode {
-            if let Err(e) = self.issue_closed_loop(io) {
-                self.error.get_or_insert(e);
-            }
-            if let Some((n, idle)) = self.burst {
-                // (Once: a completion answered at once may have ended the burst already.)
-                if self.in_burst == n && self.outstanding == 0 && self.next_arrival.is_none() {
-                    if let Err(e) = self.end_burst(io, idle) {
-                        self.error.get_or_insert(e);
+            match self.issue_closed_loop(io) {
+                Ok(true) => {}
+                Ok(false) => {
+                    if let Some((n, idle)) = self.burst {
+                        // (Once: a completion answered at once may have ended the burst already.)
+                        if self.in_burst == n
+                            && self.outstanding == 0
+                            && self.next_arrival.is_none()
+                        {
+                            if let Err(e) = self.end_burst(io, idle) {
+                                self.error.get_or_insert(e);
+                            }
+                        }
                     }
+                }
+                Err(e) => {
+                    self.error.get_or_insert(e);
                 }
             }
         }

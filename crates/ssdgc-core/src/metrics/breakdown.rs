@@ -108,6 +108,7 @@ impl DieClock {
         }
     }
 
+    #[inline(always)]
     fn credit(&mut self, busy: Busy, dt: SimTime) {
         match busy {
             Busy::Idle => self.idle += dt,
@@ -127,18 +128,23 @@ impl DieClock {
                     }
                 }
             }
-            Busy::HostPlanes { planes, late } => {
-                for (p, t) in self.host_by_plane.iter_mut().enumerate() {
-                    if planes >> p & 1 == 1 {
-                        *t += dt;
-                    }
-                }
-                if late {
-                    self.late += dt;
-                } else {
-                    self.normal += dt;
-                }
+            Busy::HostPlanes { planes, late } => self.credit_planes(planes, late, dt),
+        }
+    }
+
+    /// [`Self::credit`] of a host multi-plane command (kept out of the common path).
+    #[cold]
+    #[inline(never)]
+    fn credit_planes(&mut self, planes: u64, late: bool, dt: SimTime) {
+        for (p, t) in self.host_by_plane.iter_mut().enumerate() {
+            if planes >> p & 1 == 1 {
+                *t += dt;
             }
+        }
+        if late {
+            self.late += dt;
+        } else {
+            self.normal += dt;
         }
     }
 
