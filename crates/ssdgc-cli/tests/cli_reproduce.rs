@@ -1,5 +1,5 @@
-//! `ssdgc reproduce`: the quick variants of the PGC and PaGC papers run, write their files, and
-//! the headline claims keep their direction.
+//! `ssdgc reproduce`: the quick variants of the PGC, PaGC and practical-GC papers run, write their
+//! files, and the headline claims keep their direction.
 
 mod common;
 
@@ -70,9 +70,13 @@ fn pgc_quick_headlines() {
         claim(&v, "fig13-no-hard-starves")["status"],
         "not yet reproducible"
     );
-    // Host commands pipelined with GC (Table IX) are counted: a share of the host page commands.
+    // Host commands pipelined with GC and merged into GC moves (Table IX) are counted: shares
+    // of the host page commands, merging far rarer than pipelining.
     let share = ratio(&v, "tab9-cello-pipelining");
     assert!(share > 0.0 && share < 1.0, "pipelined share {share}");
+    let merged = ratio(&v, "tab9-cello-merging");
+    assert!(merged > 0.0 && merged < share, "merged share {merged}");
+    assert_eq!(claim(&v, "tab9-merging-rare")["agrees"], true);
     // Every measured headline claim keeps the paper's direction.
     assert_headlines_agree(&v, 5);
     // PGC's mean response time and variance are lower than the non-preemptible baseline's, and
@@ -117,6 +121,32 @@ fn pagc_quick_headlines() {
     // On the high-GC loads every PaGC variant removes the paired plane's GC from the wait.
     let r = ratio(&v, "fig14-all-improve-highgc");
     assert!(r < 1.0, "PaGC / baseline on the 1&1 loads = {r}");
+}
+
+#[test]
+fn practical_quick_bursts_and_wear() {
+    let Some(v) = reproduce(
+        "practical",
+        &["iometer-alpha-sweep", "iometer-alpha-only", "burst-6.2g"],
+    ) else {
+        return;
+    };
+    // Every experiment runs (Fig. 8's on/off bursts exist).
+    assert!(v["not_yet_reproducible"].as_array().unwrap().is_empty());
+    // NCQ-aware timing alone collects in the gaps between bursts and writes faster than greedy
+    // on-demand GC.
+    let r = ratio(&v, "fig8-ncq-alone");
+    assert!(r < 1.0, "ncq / greedy write time = {r}");
+    // Wear spreads as alpha grows, with and without hot/cold separation; the alpha victim alone
+    // copies more at 0.1 than greedy.
+    for id in [
+        "fig7-wear-spread-alpha09-vs-01",
+        "fig7-wear-spread-alpha09-vs-01-alpha-only",
+        "fig4-alpha01-copybacks-6-alpha-only",
+    ] {
+        let r = ratio(&v, id);
+        assert!(r > 1.0, "{id}: {r}");
+    }
 }
 
 /// Every headline claim with a figure agrees with the paper's direction; at least `min` are measured.
