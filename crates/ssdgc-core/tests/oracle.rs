@@ -221,7 +221,6 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
     });
     // The host path's flash commands (drawn last too): read-modify-write of partial pages, host
     // multi-plane commands.
-    let mut sets = sets;
     if rng.gen_bool(0.3) {
         sets.push("ftl.rmw=true".into());
     }

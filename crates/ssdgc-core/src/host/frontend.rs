@@ -347,8 +347,8 @@ impl FrontEnd {
             let ps = self.stripe.page_size();
             let end = rec.offset + rec.len.max(1);
             (
-                rec.offset % ps != 0 || (npages == 1 && end % ps != 0),
-                end % ps != 0,
+                !rec.offset.is_multiple_of(ps) || (npages == 1 && !end.is_multiple_of(ps)),
+                !end.is_multiple_of(ps),
             )
         } else {
             (false, false)
@@ -550,7 +550,7 @@ impl FrontEnd {
                 immediate += 1;
                 continue;
             }
-            let partial = (head || tail) && ((i == 0 && head) || (i + 1 == pending && tail));
+            let partial = (head && i == 0) || (tail && i + 1 == pending);
             drive.queue(io.events, io.now, id, lpn, write, partial);
         }
         if self.batch {
