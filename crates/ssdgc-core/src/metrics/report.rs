@@ -5,7 +5,8 @@
 use serde::Serialize;
 
 use super::breakdown::{self, BreakdownReport, DieClock, PlaneUtil};
-use super::figures::{DriveWork, HostPath, RunFigures};
+use super::figures::HostPath;
+use super::figures::{DriveWork, RunFigures};
 use super::{LatencySummary, Responses, SeriesPoint, MARGINAL_RESPONSE};
 use crate::gc::preempt::{PreemptMode, Suspend};
 use crate::gc::schemes::GcAxes;
