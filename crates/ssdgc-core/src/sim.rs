@@ -462,7 +462,9 @@ fn drive_work(d: &Drive) -> DriveWork {
         srrd_srwr: f.moves_by_class[2],
         pagc_joined: f.pagc_joined,
         pages_buffered: f.pages_buffered,
-        pages_skipped: f.pages_skipped,
+        // The FTL counts every page skipped; those of host multi-plane writes are reported
+        // apart (`flash.host_multiplane.skipped_pages`).
+        pages_skipped: f.pages_skipped - c.multiplane.skipped_pages,
         s0_time: s.state_time[0],
         s1_time: s.state_time[1],
         s2_time: s.state_time[2],

@@ -163,3 +163,23 @@ fn host_multi_plane_commands_lose_nothing_under_load() {
         assert!(r.flash.rmw_reads.unwrap() > 0, "{mode}");
     }
 }
+
+#[test]
+fn host_alignment_skips_are_not_pagc_skips() {
+    // Greedy host multi-plane writes skip pages; PaGC's section counts only its own skips, and a
+    // scheme without PaGC has no such section (debug builds check that a section left out counted
+    // nothing).
+    let recs = || vec![req(Op::Write, 0, 4096), req(Op::Write, 0, 8192)];
+    for scheme in ["baseline", "pagc-threshold"] {
+        let cfg = cfg_with(&[
+            "ftl.allocation=\"PCWD\"",
+            "ftl.multiplane=\"greedy\"",
+            &format!("gc.scheme=\"{scheme}\""),
+        ]);
+        let (r, _) = run(&cfg, recs());
+        assert_eq!(multiplane(&r).skipped_pages, 1, "{scheme}");
+        if let Some(p) = &r.schemes.pagc {
+            assert_eq!(p.skipped_pages, 0, "{scheme}");
+        }
+    }
+}
