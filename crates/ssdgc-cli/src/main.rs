@@ -369,6 +369,15 @@ fn workload(c: &Common, cfg: &Config) -> Result<Workload, UserError> {
             ..TraceOptions::default()
         };
         let mode = replay.unwrap_or(ReplayMode::OpenLoop);
+        if !cfg.array.disks.is_empty() {
+            // Per-disk traces: each listed disk's records, read from the trace.
+            if let Some(v) = c.volume {
+                return Err(UserError(format!(
+                    "--volume {v} selects one volume, but array.disks replays the disks it lists; leave out one of them"
+                )));
+            }
+            return Ok(Workload::for_disks(cfg, path, &opts, mode)?);
+        }
         return Ok(Workload::from_trace(path, &opts, mode)?);
     }
     c.disksim_time
@@ -386,6 +395,11 @@ fn workload(c: &Common, cfg: &Config) -> Result<Workload, UserError> {
         return Err(UserError(format!(
             "--volume {v} applies to traces with volumes or devices, not to a synthetic workload"
         )));
+    }
+    if !cfg.array.disks.is_empty() {
+        return Err(UserError(
+            "array.disks maps the disks of a trace to drives: give a trace whose records carry disk or volume numbers (--trace), not a synthetic workload".into(),
+        ));
     }
     let spec = c.synthetic.as_deref().unwrap_or(Workload::DEFAULT_SPEC);
     let parsed: SyntheticSpec = spec

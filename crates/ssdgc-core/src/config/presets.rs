@@ -159,11 +159,16 @@ pipeline = "scheme"
 suspend = "scheme"
 planes = "scheme"
 migration = "scheme"
+long_idle = "1s"
+agc_threshold = 0.4
+dgc_reserve = 1.0
 
 [host]
 queue_depth = 32
 fold = "wrap"
 time_scale = 1.0
+excess_bound = "30ms"
+critical_path = false
 
 [buffer]
 size = 0
@@ -176,6 +181,7 @@ overwrites = 2.0
 [array]
 drives = 1
 chunk = "64KiB"
+disks = []
 "#;
 
 /// Names and descriptions of the presets.

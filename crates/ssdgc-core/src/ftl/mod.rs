@@ -200,6 +200,25 @@ impl Ftl {
         with_map!(self, f => f.needs_gc(plane))
     }
 
+    /// True when a host write of `lpn` now would find its GC due ([`FtlView::write_needs_gc`]).
+    #[inline]
+    pub fn write_needs_gc(&self, lpn: Lpn) -> bool {
+        with_map!(self, f => f.write_needs_gc(lpn))
+    }
+
+    /// How many of the host writes `lpns` go before one finds its GC due
+    /// ([`FtlView::writes_before_gc`]).
+    pub fn writes_before_gc(&self, lpns: &[Lpn]) -> usize {
+        with_map!(self, f => f.writes_before_gc(lpns))
+    }
+
+    /// True when a host write of `lpn` now would open a fresh block
+    /// ([`FtlView::write_opens_block`]).
+    #[inline]
+    pub fn write_opens_block(&self, lpn: Lpn) -> bool {
+        with_map!(self, f => f.write_opens_block(lpn))
+    }
+
     /// Share of a plane's pages that are free (free blocks and the open write points' rest).
     #[inline]
     pub fn free_share(&self, plane: u32) -> f64 {

@@ -51,6 +51,26 @@ pub trait FtlView {
     fn threshold_blocks(&self) -> u32;
     /// True when a plane is below the GC trigger.
     fn needs_gc(&self, plane: u32) -> bool;
+    /// True when a host write of `lpn` now would find its GC due: under on-demand collection it
+    /// waits for GC (AGC/DGC paper §2.2, an "update block reclaiming" GC). The default: the
+    /// page's plane is below the trigger.
+    fn write_needs_gc(&self, lpn: Lpn) -> bool {
+        self.needs_gc(self.plane_of(lpn))
+    }
+    /// How many of the host writes `lpns`, written in this order with no GC in between, go before
+    /// one finds its GC due (`lpns.len()` when none does): what AGC's look-ahead GC asks of a
+    /// previewed command (AGC/DGC paper §5.1). The default looks at the FTL as it is now, so it
+    /// only sees a GC already due; a mapping scheme that can tell when its writes will make one
+    /// due overrides it.
+    fn writes_before_gc(&self, lpns: &[Lpn]) -> usize {
+        lpns.iter()
+            .position(|&l| self.write_needs_gc(l))
+            .unwrap_or(lpns.len())
+    }
+    /// True when a host write of `lpn` now would open a fresh block for its write point (the
+    /// delay block of DGC's update block replacement, AGC/DGC paper §5.2, when its GC is due and
+    /// is deferred).
+    fn write_opens_block(&self, lpn: Lpn) -> bool;
     /// The page offset the next write of `stream` in `plane` lands on (0 when a fresh block will be
     /// opened).
     fn write_offset(&self, plane: u32, stream: Stream) -> u32;

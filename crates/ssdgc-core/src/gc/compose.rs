@@ -12,6 +12,9 @@ use super::planes::{PlaneMode, Planes};
 use super::preempt::{merge, PreemptMode, Preemption};
 use super::scheme::{Action, DieContext, GcScheme, Interrupt, SchemeStats};
 use super::schemes::GcAxes;
+use super::when::agc::Agc;
+use super::when::agc_dgc::AgcDgc;
+use super::when::dgc::Dgc;
 use super::when::idle::Idle;
 use super::when::ncq::Ncq;
 use super::when::on_demand::OnDemand;
@@ -61,6 +64,9 @@ enum AnyTrigger {
     Idle(Idle),
     States(States),
     Ncq(Ncq),
+    Agc(Box<Agc>),
+    Dgc(Box<Dgc>),
+    AgcDgc(Box<AgcDgc>),
 }
 
 /// Runs `$body` with `$t` bound to the trigger behind `$self`.
@@ -71,6 +77,9 @@ macro_rules! with_trigger {
             AnyTrigger::Idle($t) => $body,
             AnyTrigger::States($t) => $body,
             AnyTrigger::Ncq($t) => $body,
+            AnyTrigger::Agc($t) => $body,
+            AnyTrigger::Dgc($t) => $body,
+            AnyTrigger::AgcDgc($t) => $body,
         }
     };
 }
@@ -119,6 +128,9 @@ impl Composed {
                 g.pages_per_block,
                 cfg.gc_threshold_blocks(),
             )),
+            When::Agc => AnyTrigger::Agc(Box::new(Agc::new(cfg, axes.collect))),
+            When::Dgc => AnyTrigger::Dgc(Box::new(Dgc::new(cfg))),
+            When::AgcDgc => AnyTrigger::AgcDgc(Box::new(AgcDgc::new(cfg))),
         };
         let join = match axes.planes {
             Planes::Serial | Planes::Superblock => None,
@@ -161,6 +173,10 @@ impl GcScheme for Composed {
 
     fn previews(&self) -> bool {
         matches!(self.trigger, AnyTrigger::Ncq(_))
+    }
+
+    fn looks_ahead(&self) -> bool {
+        matches!(self.trigger, AnyTrigger::Agc(_) | AnyTrigger::AgcDgc(_))
     }
 
     fn interrupts(&mut self, cx: &DieContext<'_>, op: &GcOp) -> Option<Interrupt> {

@@ -193,6 +193,22 @@ impl GcJob {
     pub fn erase_issued(&self) -> bool {
         self.erase_issued
     }
+
+    /// True once an operation of the job has been dispatched.
+    pub fn started(&self) -> bool {
+        self.moved > 0
+            || self.cursor > 0
+            || self.erase_issued
+            || self
+                .multi
+                .as_ref()
+                .is_some_and(|m| m.next > 0 || !m.pending.is_empty())
+    }
+
+    /// The victim blocks the job collects (1, or one per plane of a parallel job).
+    pub fn victims(&self) -> u32 {
+        self.multi.as_ref().map_or(1, |m| m.victims.len() as u32)
+    }
 }
 
 /// Chooses a victim in `plane` and starts a job for it, or `None` when the plane has no candidate.
@@ -209,6 +225,25 @@ pub fn start_job(ftl: &mut Ftl, plane: u32, rng: &mut SimRng, now: SimTime) -> O
         erase_issued: false,
         multi: None,
     })
+}
+
+/// Gives up `job` before any of its operations was dispatched: its victims become candidates
+/// again ([`Ftl::return_victim`]) and count as victims no more. For a scheme that chose a victim
+/// to weigh a GC before running it (AGC's look-ahead, AGC/DGC paper §5.1, eq. 2).
+pub fn abandon(ftl: &mut Ftl, job: GcJob) {
+    assert!(
+        !job.started(),
+        "abandoning a GC job whose operations have started"
+    );
+    match &job.multi {
+        None => ftl.return_victim(job.plane, job.block),
+        Some(m) => {
+            for &(p, b) in &m.victims {
+                ftl.return_victim(p, b);
+            }
+            ftl.counters.pagc_joined -= m.victims.len() as u64 - 1;
+        }
+    }
 }
 
 /// Free blocks a plane needs to take part in a parallel job.

@@ -44,6 +44,8 @@ impl ReplayMode {
 
 enum Source {
     Trace(Box<TraceReader>),
+    Disks(Box<array::DiskTraces>),
+    Tagged(std::vec::IntoIter<(u64, IoRecord)>, Option<u64>),
     Synthetic(Box<Synthetic>),
     Records(std::vec::IntoIter<IoRecord>),
 }
@@ -93,6 +95,75 @@ impl Workload {
         })
     }
 
+    /// Per-disk traces for an array that replaces disks by drives (`array.disks`): the records of
+    /// each `(disk, file)` pair — a trace whose records carry disk or volume numbers, read once
+    /// per disk — merged in time order, each tagged with its disk ([`Workload::last_disk`]).
+    pub fn from_disk_traces(
+        sources: &[(u64, std::path::PathBuf)],
+        opts: &TraceOptions,
+        mode: ReplayMode,
+    ) -> Result<Workload, WorkloadError> {
+        let t = array::DiskTraces::open(sources, opts)?;
+        let name = sources
+            .first()
+            .map(|(_, p)| p.display().to_string())
+            .unwrap_or_default();
+        Ok(Workload {
+            format: t.format(),
+            source: Source::Disks(Box::new(t)),
+            produced: 0,
+            mode,
+            name,
+            expected: None,
+        })
+    }
+
+    /// The per-disk traces of `path` for the disks of `cfg`'s `array.disks` (every listed disk
+    /// read from the one trace).
+    pub fn for_disks(
+        cfg: &crate::config::Config,
+        path: &Path,
+        opts: &TraceOptions,
+        mode: ReplayMode,
+    ) -> Result<Workload, WorkloadError> {
+        let sources: Vec<(u64, std::path::PathBuf)> = cfg
+            .array
+            .disks
+            .iter()
+            .flatten()
+            .map(|&d| (d, path.to_path_buf()))
+            .collect();
+        Workload::from_disk_traces(&sources, opts, mode)
+    }
+
+    /// Records tagged with their disk (tests; the disks of `array.disks`).
+    pub fn from_disk_records(records: Vec<(u64, IoRecord)>, mode: ReplayMode, name: &str) -> Workload {
+        let n = records.len() as u64;
+        Workload {
+            source: Source::Tagged(records.into_iter(), None),
+            produced: 0,
+            mode,
+            name: name.to_string(),
+            format: "records".into(),
+            expected: Some(n),
+        }
+    }
+
+    /// True when every record carries the disk it belongs to (per-disk traces).
+    pub fn has_disks(&self) -> bool {
+        matches!(self.source, Source::Disks(_) | Source::Tagged(..))
+    }
+
+    /// The disk of the record returned last, for per-disk traces.
+    #[inline]
+    pub fn last_disk(&self) -> Option<u64> {
+        match &self.source {
+            Source::Disks(t) => t.last_disk(),
+            Source::Tagged(_, d) => *d,
+            _ => None,
+        }
+    }
+
     /// A synthetic workload over a logical space of `logical_bytes`.
     pub fn synthetic(spec_text: &str, logical_bytes: u64, seed: u64) -> Result<Workload, String> {
         let spec: SyntheticSpec = spec_text.parse()?;
@@ -127,6 +198,11 @@ impl Workload {
             Source::Trace(t) => t.next(),
             Source::Synthetic(s) => s.next().map(Ok),
             Source::Records(r) => r.next().map(Ok),
+            Source::Disks(t) => t.next(),
+            Source::Tagged(r, last) => r.next().map(|(d, rec)| {
+                *last = Some(d);
+                Ok(rec)
+            }),
         };
         if let Some(Ok(_)) = r {
             self.produced += 1;
@@ -145,6 +221,16 @@ impl Workload {
                     skipped_lines: s.blank + s.skipped,
                     filtered_records: s.filtered,
                     volume: t.selected_volume(),
+                }
+            }
+            Source::Disks(t) => {
+                let s = t.stats();
+                SourceStats {
+                    lines: s.lines,
+                    records: self.produced,
+                    skipped_lines: s.blank + s.skipped,
+                    filtered_records: s.filtered,
+                    volume: None,
                 }
             }
             _ => SourceStats {

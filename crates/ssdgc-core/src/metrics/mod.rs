@@ -2,12 +2,20 @@
 
 pub mod breakdown;
 pub mod figures;
+pub mod idle;
 pub mod report;
 mod responses;
 mod series;
 mod table;
 
-pub use responses::{Responses, MARGINAL_RESPONSE};
+pub use responses::{Responses, EXCESS_STEPS_MS, MARGINAL_RESPONSE};
+
+/// True when a run of `cfg` reports `schemes.critical_path` (idle periods, GC overhead, the excess
+/// waiting time's distribution, the write requests' series): asked for with
+/// `host.critical_path`, and always for the AGC/DGC family (`gc.when` = `agc`, `dgc`, `agc-dgc`).
+pub fn critical_path_on(cfg: &crate::config::Config) -> bool {
+    cfg.host.critical_path || cfg.gc_axes().is_ok_and(|a| a.when.is_agc_family())
+}
 pub use series::{Series, SeriesPoint};
 
 use hdrhistogram::Histogram;

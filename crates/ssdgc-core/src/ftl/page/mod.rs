@@ -310,6 +310,51 @@ impl FtlView for PageFtl {
         }
     }
 
+    /// Replays the writes on per-plane counts of free blocks, room in the host write point and free
+    /// pages, with [`FtlView::needs_gc`]'s rule.
+    fn writes_before_gc(&self, lpns: &[Lpn]) -> usize {
+        let ppb = self.geo.pages_per_block as u64;
+        // (plane, free blocks, pages left in the host write point, free pages)
+        let mut planes: Vec<(u32, u64, u64, u64)> = Vec::new();
+        for (i, &lpn) in lpns.iter().enumerate() {
+            let plane = self.plane_of(lpn);
+            let k = match planes.iter().position(|x| x.0 == plane) {
+                Some(k) => k,
+                None => {
+                    let off = self.write_offset(plane, Stream::Host) as u64;
+                    let left = if off == 0 { 0 } else { ppb - off };
+                    planes.push((
+                        plane,
+                        self.free_blocks(plane) as u64,
+                        left,
+                        self.free_pages(plane),
+                    ));
+                    planes.len() - 1
+                }
+            };
+            let (_, free, left, pages) = &mut planes[k];
+            let due = match self.trigger.pages {
+                None => *free < self.trigger.blocks as u64,
+                Some(t) => *free < self.reserve_blocks() as u64 || *pages < t,
+            };
+            if due {
+                return i;
+            }
+            if *left == 0 {
+                *free = free.saturating_sub(1);
+                *left = ppb;
+            }
+            *left -= 1;
+            *pages = pages.saturating_sub(1);
+        }
+        lpns.len()
+    }
+
+    fn write_opens_block(&self, lpn: Lpn) -> bool {
+        let plane = self.plane_of(lpn);
+        self.planes[plane as usize].wp[self.streams.slot(Stream::Host)].block == NO_BLOCK
+    }
+
     fn write_offset(&self, plane: u32, stream: Stream) -> u32 {
         let wp = self.planes[plane as usize].wp[self.streams.slot(stream)];
         if wp.block == NO_BLOCK {

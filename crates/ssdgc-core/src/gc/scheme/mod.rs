@@ -115,6 +115,14 @@ impl DieContext<'_> {
         &self.view.commands
     }
 
+    /// The next command of the workload, announced before its arrival time (`arrival`, in the
+    /// future), when the scheme looks ahead ([`GcScheme::looks_ahead`]) and the workload is replayed
+    /// open loop: its pre-information (AGC/DGC paper §4.1). `None` otherwise, and between its
+    /// arrival and the next announcement.
+    pub fn next_command(&self) -> Option<&Command> {
+        self.view.announced.as_ref()
+    }
+
     /// Since when the device has been idle (no host request with work on the drive); `None` while
     /// it is not. 0 before the first request.
     pub fn idle_since(&self) -> Option<SimTime> {
@@ -177,6 +185,13 @@ impl DieContext<'_> {
         self.jobs.push(job);
         Some(self.jobs.len() - 1)
     }
+    /// Gives up job `j` before any of its operations ran: its victims are candidates again
+    /// ([`crate::gc::abandon`]).
+    pub fn abandon_job(&mut self, j: usize) {
+        let job = self.jobs.remove(j);
+        super::abandon(self.ftl, job);
+    }
+
     /// Runs a whole job in `plane` with no simulated time (the zero-latency oracle). Returns false
     /// when the plane had no candidate or the FTL failed.
     pub fn collect_now(&mut self, plane: u32) -> bool {
@@ -207,6 +222,13 @@ pub trait GcScheme: Send {
     /// True when the scheme reads the drive's device queue ([`DieContext::device_queue`]); the
     /// drive keeps it only then (it costs a little on every request).
     fn previews(&self) -> bool {
+        false
+    }
+
+    /// True when the scheme reads the next command's pre-information
+    /// ([`DieContext::next_command`]): the drive then keeps it, and the dies it touches decide
+    /// when it is announced.
+    fn looks_ahead(&self) -> bool {
         false
     }
 
@@ -243,6 +265,8 @@ pub struct SchemeStats {
     pub s3_holds: u64,
     /// GC jobs started in idle time (no host request in the device).
     pub idle_jobs: u64,
+    /// The AGC/DGC family: GC jobs by kind, deferrals.
+    pub idle_gc: crate::gc::when::jobs::IdleGcStats,
 }
 
 /// The drive a scheme simulates: the configured one, except with the plane-level superblock
