@@ -130,10 +130,18 @@ def draw(rng, schemes, victims):
         sets["ftl.pool"] = rng.choice(['"fifo"', '"youngest"', '"oldest"'])
     if rng.random() < 0.1:
         sets["array.drives"] = rng.choice([2, 3])
+    if rng.random() < 0.2:
+        # AGC/DGC: the long-idle threshold, AGC's free-block target, DGC's reserve.
+        sets["gc.long_idle"] = rng.choice(['"100us"', '"1ms"', '"50ms"', '"1s"', '"0ns"'])
+        sets["gc.agc_threshold"] = rng.choice([0.0, 0.4, 1.0, 10.0, 11.0])
+        sets["gc.dgc_reserve"] = rng.choice([0.0, 0.5, 1.0, 1.5])
+    if rng.random() < 0.1:
+        sets["host.critical_path"] = "true"
+        sets["host.excess_bound"] = rng.choice(['"0ns"', '"1ms"', '"30ms"'])
     scheme = rng.choice(schemes)
     if rng.random() < 0.4:
         # GC axis overrides; some combinations are meaningless and must be one-line errors.
-        when = rng.choice(["on-demand", "idle", "states"])
+        when = rng.choice(["on-demand", "idle", "states", "agc", "dgc", "agc-dgc"])
         sets["gc.when"] = f'"{when}"'
         ops = when != "on-demand" and rng.random() < 0.7 or rng.random() < 0.05
         sets["gc.preempt"] = '"ops"' if ops else '"none"'
@@ -142,7 +150,7 @@ def draw(rng, schemes, victims):
         sets["gc.suspend"] = '"' + (rng.choice(["none", "erase", "all"]) if ops else "none") + '"'
         sets["gc.planes"] = '"' + rng.choice(["serial", "pagc-blind", "pagc-threshold", "pagc-cache", "superblock"]) + '"'
         sets["gc.migration"] = '"instant"' if rng.random() < 0.1 else '"serial"'
-        sets["gc.collect"] = '"one"' if when == "on-demand" and rng.random() < 0.4 else '"restore"'
+        sets["gc.collect"] = '"one"' if when in ("on-demand", "agc") and rng.random() < 0.4 else '"restore"'
     args = ["run", "--gc", scheme, "--victim", pick_victim(rng, victims)]
     for k, v in sets.items():
         args += ["--set", f"{k}={v}"]
@@ -167,8 +175,9 @@ def finite_numbers(v, path="report"):
             yield from finite_numbers(x, f"{path}[{i}]")
 
 
-def check_report(rep, count):
-    """The inconsistencies of one report (an empty list when it is consistent)."""
+def check_report(rep, count, critical_path=False):
+    """The inconsistencies of one report (an empty list when it is consistent); `critical_path`:
+    the run set host.critical_path."""
     bad = [f"{p} is not finite" for p in finite_numbers(rep)]
     req = rep["requests"]
     if req["total"] != count:
@@ -197,7 +206,7 @@ def check_report(rep, count):
     if not close(fl["waf"], waf, rel=1e-9, abs_=1e-12):
         bad.append(f"flash.waf = {fl['waf']}, (host + gc) / host = {waf}")
     # One `schemes` sub-object per capability the GC axes use, and no other (also per drive).
-    want = capabilities(rep["gc_axes"])
+    want = capabilities(rep["gc_axes"], critical_path)
     for where, r in [("", rep)] + [(f"drives[{i}].", d) for i, d in enumerate(rep.get("drives") or [])]:
         got = set(r["schemes"])
         if got != want:
@@ -205,11 +214,16 @@ def check_report(rep, count):
     return bad
 
 
-def capabilities(axes):
+def capabilities(axes, critical_path=False):
     """The `schemes` sections of a report whose run used GC axes `axes` (docs/report-schema.md)."""
     want = set()
     if axes["when"] in ("states", "idle"):
         want.add(axes["when"])
+    if axes["when"] in ("agc", "dgc", "agc-dgc"):
+        want.add("agc")
+        want.add("critical_path")
+    if critical_path:
+        want.add("critical_path")
     if axes["preempt"] == "ops":
         want.add("preempt")
     for cap in ("merge", "pipeline"):
@@ -272,7 +286,7 @@ class Campaign:
                 rep = None
                 problems.append(f"stdout is not one JSON report: {e}")
             if rep is not None:
-                problems += check_report(rep, count)
+                problems += check_report(rep, count, "host.critical_path=true" in args)
                 if rerun and not problems:
                     code2, out2, _, _ = self.execute(args)
                     rep2 = json.loads(out2) if code2 == 0 else None

@@ -45,6 +45,10 @@ const SCHEMES: &[&str] = &[
     "pgc",
     "pgc-se",
     "fpgc",
+    "agc",
+    "dgc",
+    "agc-dgc",
+    "pftl",
     "zero",
 ];
 
@@ -214,6 +218,36 @@ fn cases() -> Vec<Case> {
             "fill-baseline",
             &["--seed", "7", "--synthetic", SYN, "--precondition", "fill"],
         ),
+        (
+            "critical-path-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--set",
+                "host.critical_path=true",
+                "--set",
+                "host.excess_bound=\"5ms\"",
+                "--series-window",
+                "500",
+            ],
+        ),
+        (
+            "buffer-pftl",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "pftl",
+                "--set",
+                "buffer.size=\"2MiB\"",
+                "--set",
+                "buffer.latency=\"600us\"",
+            ],
+        ),
     ];
     for (name, args) in extra {
         v.push(Case {
@@ -222,7 +256,7 @@ fn cases() -> Vec<Case> {
             trace: None,
         });
     }
-    for s in ["baseline", "pagc-threshold", "pgc"] {
+    for s in ["baseline", "pagc-threshold", "pgc", "agc-dgc"] {
         v.push(Case {
             name: leak_str(format!("msr-{s}")),
             args: leak(&["--seed", "2", "--gc", s]),

@@ -72,9 +72,9 @@ fn look_ahead_gc_runs_before_the_write_that_would_trigger_it() {
 fn dgc_reserve_running_out_falls_back_to_on_demand_gc_and_loses_nothing() {
     // Every request arrives at once: the dies are rarely idle, so little is compacted
     // retroactively and the delay blocks run out. No ageing, so the pages mapped at the end are
-    // exactly those written. A 10% threshold: 7 free blocks per plane, 5 of them delay blocks.
+    // exactly those written. A 10% threshold: due below 7 free blocks, 4 delay blocks.
     let cfg = config(&["gc.scheme=dgc", "gc.threshold=0.1"]);
-    assert_eq!(cfg.dgc_delay_blocks(), 5);
+    assert_eq!(cfg.dgc_delay_blocks(), 4);
     let geo = ssdgc_core::flash::Geometry::new(&cfg);
     let recs = writes(3 * geo.logical_pages as usize, &cfg, 0, 8);
     let distinct: std::collections::BTreeSet<u64> = recs.iter().map(|r| r.offset / 4096).collect();

@@ -26,6 +26,8 @@ use ssdgc_workload::{IoRecord, Op};
 struct Case {
     sets: Vec<String>,
     records: Vec<IoRecord>,
+    /// Per-disk traces (`array.disks`): each record's disk; empty for one striped volume.
+    disks: Vec<u64>,
     mode: ReplayMode,
     precondition: Precondition,
 }
@@ -85,13 +87,20 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             "pgc",
             "pgc-se",
             "fpgc",
+            "agc",
+            "dgc",
+            "agc-dgc",
+            "pftl",
             "zero",
         ],
     );
     set("gc.scheme", format!("\"{scheme}\""));
     // Axis overrides, drawn among the meaningful combinations.
     if rng.gen_bool(0.6) {
-        let when = *pick(rng, &["on-demand", "idle", "states", "ncq"]);
+        let when = *pick(
+            rng,
+            &["on-demand", "idle", "states", "ncq", "agc", "dgc", "agc-dgc"],
+        );
         set("gc.when", format!("\"{when}\""));
         let ops = when != "on-demand" && rng.gen_bool(0.7);
         set(
@@ -123,7 +132,7 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             "gc.migration",
             format!("\"{}\"", if instant { "instant" } else { "serial" }),
         );
-        let one = (when == "on-demand" || when == "idle") && rng.gen_bool(0.4);
+        let one = matches!(when, "on-demand" | "idle" | "agc") && rng.gen_bool(0.4);
         set(
             "gc.collect",
             format!("\"{}\"", if one { "one" } else { "restore" }),
@@ -159,6 +168,25 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
     if rng.gen_bool(0.3) {
         set("gc.ncq_busy", rng.gen_range(1..=16u32).to_string());
     }
+    // AGC/DGC: a long idle period of the workload's gaps or beyond, the AGC free-block target and
+    // DGC's reserve.
+    if rng.gen_bool(0.5) {
+        set(
+            "gc.long_idle",
+            format!("\"{}\"", pick(rng, &["100us", "1ms", "50ms", "1s"])),
+        );
+        set(
+            "gc.agc_threshold",
+            pick(rng, &["0.0", "0.4", "1.0", "3.0"]).to_string(),
+        );
+        set(
+            "gc.dgc_reserve",
+            pick(rng, &["0.0", "0.5", "1.0"]).to_string(),
+        );
+    }
+    if rng.gen_bool(0.2) {
+        set("host.critical_path", "true".into());
+    }
     if rng.gen_bool(0.2) {
         set("buffer.size", "\"64KiB\"".into());
     }
@@ -167,6 +195,21 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
     let drives = *pick(rng, &[1u32, 1, 1, 1, 2, 3]);
     set("array.drives", drives.to_string());
     set("array.chunk", format!("\"{}KiB\"", pick(rng, &[16u32, 64])));
+    // Sometimes per-disk traces: each drive replaces one or two disks.
+    let mut disk_list: Vec<u64> = Vec::new();
+    if rng.gen_bool(0.3) {
+        let mut lists = Vec::new();
+        for _ in 0..drives {
+            let k = rng.gen_range(1..=2u64);
+            let mut l = Vec::new();
+            for _ in 0..k {
+                disk_list.push(disk_list.len() as u64 * 3 + 1);
+                l.push(disk_list[disk_list.len() - 1].to_string());
+            }
+            lists.push(format!("[{}]", l.join(", ")));
+        }
+        set("array.disks", format!("[{}]", lists.join(", ")));
+    }
     // The workload: byte offsets inside a generous span; the drive folds what lies beyond.
     let n = rng.gen_range(200..=1200usize);
     let read = rng.gen_range(0.0..0.6f64);
@@ -185,6 +228,11 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             len: 512 * rng.gen_range(1..=8 * max_pages),
         })
         .collect();
+    let disks = if disk_list.is_empty() {
+        Vec::new()
+    } else {
+        (0..n).map(|_| *pick(rng, &disk_list)).collect()
+    };
     let mode = if gap == 0 {
         ReplayMode::ClosedLoop(rng.gen_range(1..=16))
     } else {
@@ -203,6 +251,7 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
     Case {
         sets,
         records,
+        disks,
         mode,
         precondition,
     }
@@ -229,7 +278,12 @@ fn run(case: &Case, seed: u64) -> Option<(Report, u64, BTreeSet<u32>)> {
     opts.precondition = case.precondition;
     opts.check = true;
     opts.check_every = 2_000;
-    let wl = Workload::from_records(case.records.clone(), case.mode, "oracle");
+    let wl = if case.disks.is_empty() {
+        Workload::from_records(case.records.clone(), case.mode, "oracle")
+    } else {
+        let tagged = case.disks.iter().copied().zip(case.records.iter().copied());
+        Workload::from_disk_records(tagged.collect(), case.mode, "oracle")
+    };
     let sim = match Simulator::new(&cfg, wl, opts) {
         Ok(s) => s,
         Err(e) => {
@@ -472,6 +526,7 @@ fn ncq_timing_survives_write_bursts() {
         let case = Case {
             sets,
             records,
+            disks: Vec::new(),
             mode: ReplayMode::OpenLoop,
             precondition: Precondition::Steady(1.0),
         };

@@ -199,9 +199,18 @@ pub fn workload(spec: &RunSpec, cfg: &Config) -> Result<Workload, String> {
         volume: spec.volume,
         ..TraceOptions::default()
     };
-    Workload::from_trace(&path, &opts, ReplayMode::OpenLoop)
-        .map_err(|e| format!("{}: {e}", spec.workload))
+    let wl = if cfg.array.disks.is_empty() {
+        Workload::from_trace(&path, &opts, ReplayMode::OpenLoop)
+    } else {
+        // Per-disk traces: each disk of `array.disks` read from the trace.
+        Workload::for_disks(cfg, &path, &opts, ReplayMode::OpenLoop)
+    };
+    wl.map_err(|e| format!("{}: {e}", spec.workload))
 }
+
+/// Requests per point of the series of runs that report the critical-path figures
+/// (`host.critical_path`): `series.by_request` and `series.by_write`.
+pub const WRITE_SERIES_WINDOW: u64 = 100;
 
 /// Runs one simulation.
 pub fn run(spec: &RunSpec) -> Result<Report, String> {
@@ -215,6 +224,10 @@ pub fn run(spec: &RunSpec) -> Result<Report, String> {
     let mut opts = RunOptions::from_config(&cfg, spec.seed).map_err(ctx)?;
     opts.precondition = Precondition::parse(&spec.precondition, cfg.precondition.overwrites)
         .map_err(|e| ctx(format!("precondition: {e}")))?;
+    if cfg.host.critical_path {
+        // The response time along the write requests (AGC/DGC paper Figs. 8, 9).
+        opts.series_window = Some(WRITE_SERIES_WINDOW);
+    }
     let wl = workload(spec, &cfg).map_err(ctx)?;
     let sim = Simulator::new(&cfg, wl, opts).map_err(|e| ctx(e.to_string()))?;
     sim.run().map_err(|e| ctx(e.to_string()))

@@ -343,8 +343,9 @@ pub struct GcConfig {
     /// longer than this is a long idle period (AGC/DGC paper §4.1, 1 s in its measurements).
     pub long_idle: Duration,
     /// AGC's proactive block compaction (long idle periods) collects a plane while its free blocks
-    /// are below `gc.threshold`'s blocks × (1 + this), at least one block above them: how far
-    /// above the GC threshold AGC secures free blocks ahead of need (AGC/DGC paper §5.1, §6.5).
+    /// are below `gc.threshold`'s blocks × (1 + this): how far above the GC threshold AGC secures
+    /// free blocks ahead of need (AGC/DGC paper §5.1, §6.5). 0 (the default): only planes whose
+    /// GC is due (below the threshold, as DGC's deferrals leave them), so that no GC is added.
     pub agc_threshold: f64,
     /// DGC: the share, in [0, 1], of the free blocks `gc.threshold` holds back (less the two a
     /// plane needs to collect at all) that may serve as delay blocks for deferred GC (AGC/DGC
@@ -845,18 +846,22 @@ impl Config {
     }
 
     /// AGC's free-block target per plane (`gc.agc_threshold`): proactive compaction collects a
-    /// plane while its free blocks are below `⌈gc_threshold_blocks × (1 + agc_threshold)⌉`, and
-    /// always at least one block above the GC threshold.
+    /// plane while its free blocks are below `⌈gc_threshold_blocks × (1 + agc_threshold)⌉` (at
+    /// 0, the GC threshold itself: only planes whose GC is due).
     pub fn agc_threshold_blocks(&self) -> u32 {
         let t = self.gc_threshold_blocks();
         let b = (t as f64 * (1.0 + self.gc.agc_threshold)).ceil() as u32;
-        b.max(t + 1)
+        b.max(t)
     }
 
     /// DGC's delay blocks per plane (`gc.dgc_reserve`): `⌊dgc_reserve × (gc_threshold_blocks −
-    /// reserve_blocks)⌋`, the free blocks below the GC threshold a deferred GC may use.
+    /// 1 − reserve_blocks)⌋`. A plane's GC is due once fewer than `gc_threshold_blocks` blocks are
+    /// free; the free blocks it then holds, less the [`Config::reserve_blocks`] it needs to collect
+    /// at all, are the blocks deferred GCs may take.
     pub fn dgc_delay_blocks(&self) -> u32 {
-        let room = self.gc_threshold_blocks() - self.reserve_blocks();
+        let room = self
+            .gc_threshold_blocks()
+            .saturating_sub(1 + self.reserve_blocks());
         (self.gc.dgc_reserve * room as f64).floor() as u32
     }
 

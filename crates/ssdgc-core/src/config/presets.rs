@@ -160,7 +160,7 @@ suspend = "scheme"
 planes = "scheme"
 migration = "scheme"
 long_idle = "1s"
-agc_threshold = 0.4
+agc_threshold = 0.0
 dgc_reserve = 1.0
 
 [host]

@@ -8,15 +8,18 @@
 //!   command's writes to its planes will find their GC due
 //!   ([`crate::ftl::FtlView::writes_before_gc`]): if one will, the die collects the plane it
 //!   writes to now, provided eq. 2's estimate of the job ([`super::jobs::Eq2`]) fits the idle
-//!   time before the command arrives (eq. 1: its arrival less now). Idle gaps longer than
-//!   `gc.long_idle` are long idle periods, not short ones: look-ahead GC leaves them to proactive
-//!   compaction.
+//!   time before the command arrives (eq. 1: its arrival less now). The command is announced at
+//!   the arrival of the one before it, whatever the gap: look-ahead GC also does the GC the next
+//!   write needs at the start of a long idle period (in the paper the queue is empty then and
+//!   only proactive compaction runs; see `docs/schemes/agc-dgc.md`).
 //! - **Proactive block compaction** (long idle periods). Once the device has been idle for
 //!   `gc.long_idle` (a wake-up, [`DieContext::wake_at`]), a plane whose free blocks are below
 //!   AGC's free-block threshold (`gc.agc_threshold` above the GC threshold,
-//!   [`crate::config::Config::agc_threshold_blocks`]) compacts full blocks until it reaches it:
-//!   only when an on-demand GC would come soon, so that the GCs are rescheduled, not added (the
-//!   paper's "no extra P/E cycles"). In the page-mapped FTL every candidate is a full block (the
+//!   [`crate::config::Config::agc_threshold_blocks`]) compacts full blocks until it reaches it.
+//!   At the default `gc.agc_threshold = 0` these are only planes whose GC is due (DGC's deferred
+//!   planes), so the GCs are rescheduled, not added (the paper's "no extra P/E cycles"); above 0
+//!   AGC secures free blocks further ahead, at the cost of GCs whose victims had less time to be
+//!   invalidated (§6.5, Fig. 15(b)). In the page-mapped FTL every candidate is a full block (the
 //!   paper's "fully occupied" blocks).
 //! - **Incremental GC**: with `gc.preempt = "ops"` (the `agc` preset) a job runs one flash
 //!   operation at a time, with a checkpoint after each: a host request queued at the die goes
@@ -80,7 +83,7 @@ impl Ahead {
         }
         let gap = next.arrival - cx.now;
         let die = cx.die as usize;
-        if gap > self.long_idle || books.is_quiet(die) {
+        if books.is_quiet(die) {
             return None;
         }
         let lpns = pages_on_die(cx, &next);

@@ -171,9 +171,9 @@ mod tests {
 
     #[test]
     fn dgc_defers_a_due_write_onto_a_delay_block_then_collects_on_demand() {
-        // Threshold 7 blocks, two kept for GC: five delay blocks per plane.
+        // Threshold 7 blocks: due at 6 free, two kept for GC: four delay blocks per plane.
         let (cfg, mut ftl) = small_die(&["gc.when=\"dgc\"", "gc.preempt=\"ops\""]);
-        assert_eq!(cfg.dgc_delay_blocks(), 5);
+        assert_eq!(cfg.dgc_delay_blocks(), 4);
         fill_plane0(&mut ftl, 6);
         close_host_block(&mut ftl);
         let mut s = scheme("dgc", &cfg);
@@ -268,20 +268,22 @@ mod tests {
         let (a, _) =
             decide_at(s.as_mut(), &mut ftl, &[], &mut jobs, 0, None, announce(other, 20 * MS));
         assert_eq!(a, Action::Idle);
-        // Beyond a long idle period (1 s): not a short one, proactive compaction's business.
+        // Across a long idle period (beyond 1 s) too: the next write's GC, done at its start.
         fill_plane0(&mut ftl, 6);
         let (a, _) =
             decide_at(s.as_mut(), &mut ftl, &[], &mut jobs, 0, None, announce(l, 2 * SEC));
-        assert_eq!(a, Action::Idle);
-        assert_eq!(s.stats().idle_gc.look_ahead, 1);
+        assert_eq!(a, Action::Gc(0));
+        assert_eq!(s.stats().idle_gc.look_ahead, 2);
     }
 
     #[test]
     fn agc_compacts_proactively_after_a_long_idle_period() {
-        let (cfg, mut ftl) = small_die(&[]);
+        let (cfg, mut ftl) = small_die(&["gc.agc_threshold=0.4"]);
         // Threshold 7 blocks; AGC's threshold ceil(7 × 1.4) = 10: at 8 free blocks no on-demand
         // GC is due, but proactive compaction wants the plane.
         assert_eq!(cfg.agc_threshold_blocks(), 10);
+        let (dflt, _) = small_die(&[]);
+        assert_eq!(dflt.agc_threshold_blocks(), 7, "by default the GC threshold");
         fill_plane0(&mut ftl, 8);
         let mut s = scheme("agc", &cfg);
         let mut jobs = Vec::new();

@@ -6,9 +6,9 @@
 //!   ([`crate::ftl::FtlView::write_needs_gc`]), DGC serves it without collecting: a write that
 //!   needs a fresh block for its write point ([`crate::ftl::FtlView::write_opens_block`]) takes a
 //!   free block — a *delay block* — as its new update block, and its plane goes on the DGC list.
-//!   The delay blocks are the plane's free blocks below the GC threshold: `gc.dgc_reserve` of
+//!   The delay blocks are the free blocks a plane holds once its GC is due: `gc.dgc_reserve` of
 //!   them ([`crate::config::Config::dgc_delay_blocks`]), never the last two a plane needs to
-//!   collect at all. A write that still fits the open block is served with no block taken.
+//!   collect at all (with a GC threshold of `T` blocks, at most `T − 3`). A write that still fits the open block is served with no block taken.
 //! - **Retroactive block compaction.** When a die has nothing queued (an idle period of the die,
 //!   whether or not the rest of the device is busy), it collects the planes of its own on the DGC
 //!   list, fewest free blocks first, until they are back at the GC threshold, which returns the
@@ -49,7 +49,11 @@ impl Delay {
     pub fn new(cfg: &Config) -> Delay {
         let planes = crate::flash::Geometry::new(cfg).planes;
         Delay {
-            floor: (cfg.gc_threshold_blocks() - cfg.dgc_delay_blocks()).max(cfg.reserve_blocks()),
+            // Deferring at `f` free blocks leaves `f − 1`: at most the delay blocks below the
+            // first GC-due count (threshold − 1), and never below the reserve.
+            floor: (cfg.gc_threshold_blocks() - 1)
+                .saturating_sub(cfg.dgc_delay_blocks())
+                .max(cfg.reserve_blocks()),
             pages_per_block: cfg.geometry.pages_per_block,
             owed: vec![false; planes as usize],
         }
