@@ -308,11 +308,25 @@ fn run(case: &Case, seed: u64) -> Option<(Report, u64, BTreeSet<u32>)> {
     let ps = geo.page_size;
     let logical = geo.logical_pages as u64;
     let mut written = BTreeSet::new();
-    for r in case.records.iter().filter(|r| r.op == Op::Write) {
+    // Per-disk traces on one drive: disk k of the drive's n disks folds into its region, the
+    // k-th ⌊logical / n⌋ pages.
+    let lists = &cfg.array.disks;
+    let region = |i: usize| -> (u64, u64) {
+        match lists.first() {
+            None => (0, logical),
+            Some(l) => {
+                let span = logical / l.len() as u64;
+                let k = l.iter().position(|&d| d == case.disks[i]).unwrap() as u64;
+                (k * span, span)
+            }
+        }
+    };
+    for (i, r) in case.records.iter().enumerate().filter(|(_, r)| r.op == Op::Write) {
+        let (base, span) = region(i);
         let first = r.offset / ps;
         let last = (r.offset + r.len.max(1) - 1) / ps;
         for p in first..=last {
-            written.insert((p % logical) as u32);
+            written.insert((base + p % span) as u32);
         }
     }
     // A page is present on flash, or (TC-PaGC) in the DRAM buffer of GC pages awaiting commit.
