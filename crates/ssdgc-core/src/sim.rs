@@ -458,7 +458,7 @@ fn drive_work(d: &Drive) -> DriveWork {
     let c = d.counters();
     let s = d.scheme_stats();
     let idle = d.idle_periods().copied().unwrap_or_default();
-    let a = s.idle_gc;
+    let a = d.idle_gc_stats();
     DriveWork {
         dies: d.geometry().dies as u64,
         host_pages_written: f.host_pages_written,

@@ -51,9 +51,19 @@ fn look_ahead_gc_runs_before_the_write_that_would_trigger_it() {
     assert!(b.gc.invocations > 50, "the baseline collects on demand");
     let cp = config(&["host.critical_path=true"]);
     let b2 = run(&cp, recs.clone(), Precondition::Steady(1.0));
-    let waited = b2.schemes.critical_path.as_ref().unwrap().gc_overhead.total_us;
+    let waited = b2
+        .schemes
+        .critical_path
+        .as_ref()
+        .unwrap()
+        .gc_overhead
+        .total_us;
     assert!(waited > 0.0, "baseline writes wait for GC");
-    assert!(b.latency_us.write.max > 10_000.0, "{}", b.latency_us.write.max);
+    assert!(
+        b.latency_us.write.max > 10_000.0,
+        "{}",
+        b.latency_us.write.max
+    );
 
     let a = run(&config(&["gc.scheme=agc"]), recs, Precondition::Steady(1.0));
     let s = a.schemes.agc.as_ref().expect("the agc section");
@@ -64,7 +74,11 @@ fn look_ahead_gc_runs_before_the_write_that_would_trigger_it() {
     assert_eq!(cp.gc_overhead.total_us, 0.0, "no write waited for GC");
     assert_eq!(cp.idle.short, 2_999, "every gap is a short idle period");
     // Every write took its service time alone: one program and its transfer.
-    assert!(a.latency_us.write.max < 1_000.0, "{}", a.latency_us.write.max);
+    assert!(
+        a.latency_us.write.max < 1_000.0,
+        "{}",
+        a.latency_us.write.max
+    );
     assert_eq!(a.requests.total, 3_000);
 }
 
@@ -93,7 +107,10 @@ fn dgc_reserve_running_out_falls_back_to_on_demand_gc_and_loses_nothing() {
     let s = r.schemes.agc.as_ref().unwrap();
     assert!(s.delayed > 0, "{s:?}");
     assert!(s.dgc_fallbacks > 0, "{s:?}");
-    assert_eq!(s.on_demand, s.dgc_fallbacks, "on demand only when the reserve is gone");
+    assert_eq!(
+        s.on_demand, s.dgc_fallbacks,
+        "on demand only when the reserve is gone"
+    );
     assert_eq!(r.requests.total, recs.len() as u64);
     assert_eq!(r.flash.host_pages_written, recs.len() as u64);
     assert_eq!(ftl.mapped_pages(), distinct.len() as u64, "no page lost");

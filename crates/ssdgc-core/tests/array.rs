@@ -191,7 +191,9 @@ fn striping_puts_every_byte_on_its_drive_and_offset() {
     assert_eq!(drive_bytes % (12 << 10), 0);
     let mut rng_state = 7u64;
     let mut next = || {
-        rng_state = rng_state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        rng_state = rng_state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         rng_state >> 33
     };
     let recs: Vec<IoRecord> = (0..400)
@@ -223,13 +225,19 @@ fn striping_puts_every_byte_on_its_drive_and_offset() {
     );
     let drives = r.drives.as_ref().unwrap();
     for d in 0..3 {
-        assert_eq!(drives[d].flash.host_pages_written, per_drive_pages[d], "drive {d}");
+        assert_eq!(
+            drives[d].flash.host_pages_written, per_drive_pages[d],
+            "drive {d}"
+        );
     }
     let mapped: std::collections::BTreeSet<u64> = (0..ftl0.geometry().logical_pages)
         .filter(|&l| ftl0.lookup(l).is_some())
         .map(u64::from)
         .collect();
-    assert_eq!(mapped, want[0], "drive 0 holds exactly the pages striped to it");
+    assert_eq!(
+        mapped, want[0],
+        "drive 0 holds exactly the pages striped to it"
+    );
 }
 
 #[test]
@@ -275,7 +283,10 @@ fn per_disk_traces_go_to_the_drives_that_replace_their_disks() {
         Workload::from_disk_records(recs, ReplayMode::OpenLoop, "disks"),
     );
     assert_eq!(r.requests.total, 24 + 18);
-    assert_eq!(r.requests.unmapped_page_reads, 6, "one unwritten page per disk");
+    assert_eq!(
+        r.requests.unmapped_page_reads, 6,
+        "one unwritten page per disk"
+    );
     let drives = r.drives.as_ref().unwrap();
     for d in drives {
         assert_eq!(d.flash.host_pages_written, 8, "two disks of 4 writes each");
@@ -328,12 +339,24 @@ fn per_disk_settings_and_workloads_must_agree() {
     .unwrap()
     .run()
     .unwrap_err();
-    assert!(e.to_string().contains("disk 7 is not in array.disks"), "{e}");
+    assert!(
+        e.to_string().contains("disk 7 is not in array.disks"),
+        "{e}"
+    );
     // Invalid lists are rejected with the key.
     for (sets, why) in [
-        (&["array.drives=2", "array.disks=[[0], [1], [2]]"][..], "one list per drive"),
-        (&["array.drives=2", "array.disks=[[0, 1], [1]]"][..], "listed twice"),
-        (&["array.drives=2", "array.disks=[[0], []]"][..], "replaces no disk"),
+        (
+            &["array.drives=2", "array.disks=[[0], [1], [2]]"][..],
+            "one list per drive",
+        ),
+        (
+            &["array.drives=2", "array.disks=[[0, 1], [1]]"][..],
+            "listed twice",
+        ),
+        (
+            &["array.drives=2", "array.disks=[[0], []]"][..],
+            "replaces no disk",
+        ),
     ] {
         let mut b = ConfigBuilder::preset("default").unwrap();
         for s in sets {

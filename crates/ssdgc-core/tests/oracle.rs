@@ -99,7 +99,15 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
     if rng.gen_bool(0.6) {
         let when = *pick(
             rng,
-            &["on-demand", "idle", "states", "ncq", "agc", "dgc", "agc-dgc"],
+            &[
+                "on-demand",
+                "idle",
+                "states",
+                "ncq",
+                "agc",
+                "dgc",
+                "agc-dgc",
+            ],
         );
         set("gc.when", format!("\"{when}\""));
         let ops = when != "on-demand" && rng.gen_bool(0.7);
@@ -321,7 +329,12 @@ fn run(case: &Case, seed: u64) -> Option<(Report, u64, BTreeSet<u32>)> {
             }
         }
     };
-    for (i, r) in case.records.iter().enumerate().filter(|(_, r)| r.op == Op::Write) {
+    for (i, r) in case
+        .records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.op == Op::Write)
+    {
         let (base, span) = region(i);
         let first = r.offset / ps;
         let last = (r.offset + r.len.max(1) - 1) / ps;

@@ -329,9 +329,8 @@ pub fn critical_path_csv(o: &Outcome, experiment: &str) -> Option<String> {
 /// The response time along the write requests of one experiment's runs (`series.by_write`, AGC/DGC
 /// paper Figs. 8, 9): one row per point. `None` when no run has the series.
 pub fn write_series_csv(o: &Outcome, experiment: &str) -> Option<String> {
-    let mut t = String::from(
-        "experiment,scheme,seed,workload,vary,first_write,writes,mean_us,max_us\n",
-    );
+    let mut t =
+        String::from("experiment,scheme,seed,workload,vary,first_write,writes,mean_us,max_us\n");
     let mut any = false;
     for r in o.rows.iter().filter(|r| r.experiment == experiment) {
         let Some(points) = r.report.series.as_ref().and_then(|s| s.by_write.as_ref()) else {

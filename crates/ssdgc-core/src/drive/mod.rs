@@ -250,8 +250,8 @@ impl Drive {
         );
         let previews = scheme.previews();
         let looks_ahead = scheme.looks_ahead();
-        let idle_periods = crate::metrics::critical_path_on(cfg)
-            .then(|| IdlePeriods::new(cfg.gc.long_idle.0));
+        let idle_periods =
+            crate::metrics::critical_path_on(cfg).then(|| IdlePeriods::new(cfg.gc.long_idle.0));
         let dies = (0..geo.dies)
             .map(|_| Die {
                 queue: VecDeque::new(),
@@ -565,6 +565,14 @@ impl Drive {
         match &self.scheme {
             Scheme::Composed(s) => s.stats(),
             Scheme::Custom(s) => s.stats(),
+        }
+    }
+
+    /// The AGC/DGC family's counters of the scheme.
+    pub fn idle_gc_stats(&self) -> crate::gc::when::jobs::IdleGcStats {
+        match &self.scheme {
+            Scheme::Composed(s) => s.idle_gc(),
+            Scheme::Custom(s) => s.idle_gc(),
         }
     }
 

@@ -98,6 +98,10 @@ impl Trigger for AnyTrigger {
     fn stats(&self) -> SchemeStats {
         with_trigger!(self, t => t.stats())
     }
+
+    fn idle_gc(&self) -> super::when::jobs::IdleGcStats {
+        with_trigger!(self, t => t.idle_gc())
+    }
 }
 
 /// A GC scheme made of a trigger and the other axes.
@@ -193,5 +197,9 @@ impl GcScheme for Composed {
 
     fn stats(&self) -> SchemeStats {
         self.trigger.stats()
+    }
+
+    fn idle_gc(&self) -> super::when::jobs::IdleGcStats {
+        self.trigger.idle_gc()
     }
 }

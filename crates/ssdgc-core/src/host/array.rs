@@ -256,7 +256,10 @@ pub struct DiskTraces {
 impl DiskTraces {
     /// Opens `(disk, file)` pairs (several disks may name one file: it is read once per disk,
     /// keeping that disk's records) with the options `opts` (its `volume` is each disk's).
-    pub fn open(sources: &[(u64, PathBuf)], opts: &TraceOptions) -> Result<DiskTraces, WorkloadError> {
+    pub fn open(
+        sources: &[(u64, PathBuf)],
+        opts: &TraceOptions,
+    ) -> Result<DiskTraces, WorkloadError> {
         let mut pending = VecDeque::new();
         let mut opened = Vec::with_capacity(sources.len());
         for (disk, path) in sources {

@@ -18,11 +18,11 @@ use crate::config::{Config, MAX_DRIVES};
 use crate::drive::{Drive, PageDone};
 use crate::engine::{Event, EventQueue};
 use crate::gc::scheme::Command;
+use crate::gc::when::agc::MAX_PREVIEW_PAGES;
 use crate::metrics::breakdown::Breakdown;
 use crate::metrics::{Responses, Series};
 use crate::sim::SimError;
 use crate::units::{Lpn, SimTime};
-use crate::gc::when::agc::MAX_PREVIEW_PAGES;
 use ssdgc_workload::{IoRecord, Op};
 
 /// The tag of a transaction that flushes a write-buffer page (no host request waits on it).
@@ -367,9 +367,9 @@ impl FrontEnd {
         };
         let (base, span) = match (&self.disks, disk) {
             (None, _) => (0, self.stripe.logical_pages()),
-            (Some(m), Some(k)) => m.region(k).ok_or_else(|| {
-                err(format!("disk {k} is not in array.disks"))
-            })?,
+            (Some(m), Some(k)) => m
+                .region(k)
+                .ok_or_else(|| err(format!("disk {k} is not in array.disks")))?,
             (Some(_), None) => {
                 return Err(err(
                     "array.disks maps disks to drives, but the record has no disk".into(),

@@ -137,7 +137,11 @@ impl Workload {
     }
 
     /// Records tagged with their disk (tests; the disks of `array.disks`).
-    pub fn from_disk_records(records: Vec<(u64, IoRecord)>, mode: ReplayMode, name: &str) -> Workload {
+    pub fn from_disk_records(
+        records: Vec<(u64, IoRecord)>,
+        mode: ReplayMode,
+        name: &str,
+    ) -> Workload {
         let n = records.len() as u64;
         Workload {
             source: Source::Tagged(records.into_iter(), None),

@@ -642,7 +642,11 @@ impl DriveWork {
             idle: self.idle(long_idle),
             gc_overhead: GcOverhead {
                 total_us: wait as f64 / 1e3,
-                mean_us: if n == 0 { 0.0 } else { wait as f64 / 1e3 / n as f64 },
+                mean_us: if n == 0 {
+                    0.0
+                } else {
+                    wait as f64 / 1e3 / n as f64
+                },
                 share: if total == 0 {
                     0.0
                 } else {

@@ -244,6 +244,11 @@ pub trait GcScheme: Send {
     fn stats(&self) -> SchemeStats {
         SchemeStats::default()
     }
+
+    /// The AGC/DGC family's counters (GC jobs by kind, deferrals); zero for other schemes.
+    fn idle_gc(&self) -> crate::gc::when::jobs::IdleGcStats {
+        Default::default()
+    }
 }
 
 /// How a GC operation in progress is interrupted for host work ([`GcScheme::interrupts`]).
@@ -265,8 +270,6 @@ pub struct SchemeStats {
     pub s3_holds: u64,
     /// GC jobs started in idle time (no host request in the device).
     pub idle_jobs: u64,
-    /// The AGC/DGC family: GC jobs by kind, deferrals.
-    pub idle_gc: crate::gc::when::jobs::IdleGcStats,
 }
 
 /// The drive a scheme simulates: the configured one, except with the plane-level superblock

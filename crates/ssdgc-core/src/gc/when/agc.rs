@@ -175,7 +175,14 @@ impl Agc {
 
 impl Trigger for Agc {
     fn next(&mut self, cx: &mut DieContext<'_>, gc: &mut Axes) -> Action {
-        algorithm1(cx, gc, &mut self.books, self.one, Some(&mut self.ahead), None)
+        algorithm1(
+            cx,
+            gc,
+            &mut self.books,
+            self.one,
+            Some(&mut self.ahead),
+            None,
+        )
     }
 
     fn may_preempt(&self, cx: &DieContext<'_>, t: &QueuedTxn) -> bool {
@@ -184,5 +191,9 @@ impl Trigger for Agc {
 
     fn stats(&self) -> SchemeStats {
         self.books.scheme_stats()
+    }
+
+    fn idle_gc(&self) -> super::jobs::IdleGcStats {
+        self.books.stats
     }
 }

@@ -128,6 +128,10 @@ impl Trigger for AgcDgc {
     fn stats(&self) -> SchemeStats {
         self.books.scheme_stats()
     }
+
+    fn idle_gc(&self) -> super::jobs::IdleGcStats {
+        self.books.stats
+    }
 }
 
 #[cfg(test)]
@@ -184,26 +188,26 @@ mod tests {
         let (a, _) = decide_at(s.as_mut(), &mut ftl, &[w], &mut jobs, 0, None, None);
         assert_eq!(a, Action::Host(0));
         assert!(jobs.is_empty());
-        assert_eq!(s.stats().idle_gc.delayed, 1);
+        assert_eq!(s.idle_gc().delayed, 1);
         // Down to the floor (2 free blocks): the reserve is used up, GC runs on demand.
         fill_plane0(&mut ftl, 2);
         close_host_block(&mut ftl);
         let (a, _) = decide_at(s.as_mut(), &mut ftl, &[w], &mut jobs, 0, None, None);
         assert_eq!(a, Action::GcJob(0));
-        let st = s.stats().idle_gc;
+        let st = s.idle_gc();
         assert_eq!((st.on_demand, st.fallbacks), (1, 1));
         // Nothing queued: retroactive compaction of the plane on the DGC list.
         finish(&mut ftl, &mut jobs);
         let (a, _) = decide_at(s.as_mut(), &mut ftl, &[], &mut jobs, 0, None, None);
         assert_eq!(a, Action::Gc(0));
-        assert_eq!(s.stats().idle_gc.retroactive, 1);
+        assert_eq!(s.idle_gc().retroactive, 1);
         // A request at the die: it goes first (a checkpoint); the job resumes later.
         let r = QueuedTxn { write: false, ..w };
         let (a, _) = decide_at(s.as_mut(), &mut ftl, &[r], &mut jobs, 0, None, None);
         assert_eq!(a, Action::Host(0));
         let (a, _) = decide_at(s.as_mut(), &mut ftl, &[], &mut jobs, 0, None, None);
         assert_eq!(a, Action::Gc(0));
-        assert_eq!(s.stats().idle_gc.resumed, 1);
+        assert_eq!(s.idle_gc().resumed, 1);
     }
 
     #[test]
@@ -229,7 +233,7 @@ mod tests {
             assert!(rounds < 20, "retroactive compaction ends");
         }
         assert!(!ftl.needs_gc(0));
-        assert_eq!(s.stats().idle_gc.retroactive, rounds);
+        assert_eq!(s.idle_gc().retroactive, rounds);
     }
 
     /// The announced next command: one page written to `lpn`, arriving at `at`.
@@ -253,27 +257,57 @@ mod tests {
         let l = page_of_plane0(&ftl);
         // The next write will find its GC due. Eq. 2 for a victim of v valid 8-page-block
         // pages: v × (50 + 600) us + (3 ms + 600 us) — at most 8.8 ms.
-        let (a, _) = decide_at(s.as_mut(), &mut ftl, &[], &mut jobs, 0, None, announce(l, MS));
+        let (a, _) = decide_at(
+            s.as_mut(),
+            &mut ftl,
+            &[],
+            &mut jobs,
+            0,
+            None,
+            announce(l, MS),
+        );
         assert_eq!(a, Action::Idle, "1 ms is too short for any GC");
-        assert_eq!(s.stats().idle_gc.unfit, 1);
+        assert_eq!(s.idle_gc().unfit, 1);
         assert!(jobs.is_empty(), "the weighed victim is given back");
-        let (a, _) = decide_at(s.as_mut(), &mut ftl, &[], &mut jobs, 0, None, announce(l, 20 * MS));
+        let (a, _) = decide_at(
+            s.as_mut(),
+            &mut ftl,
+            &[],
+            &mut jobs,
+            0,
+            None,
+            announce(l, 20 * MS),
+        );
         assert_eq!(a, Action::Gc(0));
-        assert_eq!(s.stats().idle_gc.look_ahead, 1);
+        assert_eq!(s.idle_gc().look_ahead, 1);
         // A write to another plane, or a read, triggers nothing.
         finish(&mut ftl, &mut jobs);
         let other = (0..ftl.geometry().logical_pages)
             .find(|&x| ftl.plane_of(x) == 1)
             .unwrap();
-        let (a, _) =
-            decide_at(s.as_mut(), &mut ftl, &[], &mut jobs, 0, None, announce(other, 20 * MS));
+        let (a, _) = decide_at(
+            s.as_mut(),
+            &mut ftl,
+            &[],
+            &mut jobs,
+            0,
+            None,
+            announce(other, 20 * MS),
+        );
         assert_eq!(a, Action::Idle);
         // Across a long idle period (beyond 1 s) too: the next write's GC, done at its start.
         fill_plane0(&mut ftl, 6);
-        let (a, _) =
-            decide_at(s.as_mut(), &mut ftl, &[], &mut jobs, 0, None, announce(l, 2 * SEC));
+        let (a, _) = decide_at(
+            s.as_mut(),
+            &mut ftl,
+            &[],
+            &mut jobs,
+            0,
+            None,
+            announce(l, 2 * SEC),
+        );
         assert_eq!(a, Action::Gc(0));
-        assert_eq!(s.stats().idle_gc.look_ahead, 2);
+        assert_eq!(s.idle_gc().look_ahead, 2);
     }
 
     #[test]
@@ -283,18 +317,38 @@ mod tests {
         // GC is due, but proactive compaction wants the plane.
         assert_eq!(cfg.agc_threshold_blocks(), 10);
         let (dflt, _) = small_die(&[]);
-        assert_eq!(dflt.agc_threshold_blocks(), 7, "by default the GC threshold");
+        assert_eq!(
+            dflt.agc_threshold_blocks(),
+            7,
+            "by default the GC threshold"
+        );
         fill_plane0(&mut ftl, 8);
         let mut s = scheme("agc", &cfg);
         let mut jobs = Vec::new();
         // Idle since 5 s, now 5.5 s: not long yet; a wake-up at 6 s.
-        let (a, w) = decide_at(s.as_mut(), &mut ftl, &[], &mut jobs, 5_500 * MS, Some(5 * SEC), None);
+        let (a, w) = decide_at(
+            s.as_mut(),
+            &mut ftl,
+            &[],
+            &mut jobs,
+            5_500 * MS,
+            Some(5 * SEC),
+            None,
+        );
         assert_eq!(a, Action::Idle);
         assert_eq!(w, Some(Wake::At(6 * SEC)));
         // At 6 s: compaction.
-        let (a, _) = decide_at(s.as_mut(), &mut ftl, &[], &mut jobs, 6 * SEC, Some(5 * SEC), None);
+        let (a, _) = decide_at(
+            s.as_mut(),
+            &mut ftl,
+            &[],
+            &mut jobs,
+            6 * SEC,
+            Some(5 * SEC),
+            None,
+        );
         assert_eq!(a, Action::Gc(0));
-        assert_eq!(s.stats().idle_gc.proactive, 1);
+        assert_eq!(s.idle_gc().proactive, 1);
         // Not while the device is busy elsewhere.
         finish(&mut ftl, &mut jobs);
         let (a, _) = decide_at(s.as_mut(), &mut ftl, &[], &mut jobs, 7 * SEC, None, None);
@@ -311,10 +365,17 @@ mod tests {
         let w = write0(&ftl);
         let (a, _) = decide_at(s.as_mut(), &mut ftl, &[w], &mut jobs, 0, None, None);
         assert_eq!(a, Action::Host(0), "deferred");
-        let (a, _) =
-            decide_at(s.as_mut(), &mut ftl, &[], &mut jobs, 0, None, announce(w.lpn, 50 * MS));
+        let (a, _) = decide_at(
+            s.as_mut(),
+            &mut ftl,
+            &[],
+            &mut jobs,
+            0,
+            None,
+            announce(w.lpn, 50 * MS),
+        );
         assert_eq!(a, Action::Gc(0));
-        let st = s.stats().idle_gc;
+        let st = s.idle_gc();
         assert_eq!((st.retroactive, st.look_ahead, st.on_demand), (1, 0, 0));
     }
 }

@@ -157,4 +157,8 @@ impl Trigger for Dgc {
     fn stats(&self) -> SchemeStats {
         self.books.scheme_stats()
     }
+
+    fn idle_gc(&self) -> super::jobs::IdleGcStats {
+        self.books.stats
+    }
 }

@@ -170,7 +170,6 @@ impl Books {
     pub fn scheme_stats(&self) -> crate::gc::scheme::SchemeStats {
         crate::gc::scheme::SchemeStats {
             preemptions: self.preemptions,
-            idle_gc: self.stats,
             ..Default::default()
         }
     }
@@ -194,8 +193,7 @@ impl Eq2 {
     /// The estimate's terms for the drive of `cfg`.
     pub fn new(cfg: &Config) -> Eq2 {
         let t = Timing::new(cfg);
-        let copyback =
-            cfg.gc.copyback && cfg.gc.copyback_ecc == crate::config::CopybackEcc::None;
+        let copyback = cfg.gc.copyback && cfg.gc.copyback_ecc == crate::config::CopybackEcc::None;
         let t_move = if copyback {
             2 * t.command + t.read + t.program
         } else {

@@ -92,6 +92,11 @@ pub trait Trigger: Send {
     fn stats(&self) -> SchemeStats {
         SchemeStats::default()
     }
+
+    /// The AGC/DGC family's counters.
+    fn idle_gc(&self) -> jobs::IdleGcStats {
+        jobs::IdleGcStats::default()
+    }
 }
 
 /// Idle-time collection, shared by the triggers that collect while the device is idle (`idle`,
