@@ -111,7 +111,7 @@ fn list_schemes_shows_each_presets_axes() {
     assert!(out.contains(
         "axes: when=states collect=restore preempt=ops merge=on pipeline=on suspend=all planes=serial migration=serial"
     ));
-    assert_eq!(out.matches("axes: ").count(), 14, "{out}");
+    assert_eq!(out.matches("axes: ").count(), 18, "{out}");
 }
 
 /// The keys of `schemes` in a report.

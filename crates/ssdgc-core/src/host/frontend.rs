@@ -351,6 +351,7 @@ impl FrontEnd {
     /// Page range of a record (of disk `disk`, with per-disk traces): its first page (before
     /// folding), its page count, and the region it folds into (first array page, pages) — the
     /// array's logical space, or the disk's region; beyond it, folded or rejected as configured.
+    #[inline]
     fn pages_of(
         &self,
         rec: &IoRecord,
@@ -359,37 +360,55 @@ impl FrontEnd {
         let ps = self.stripe.page_size();
         let first = rec.offset / ps;
         let last = (rec.offset + rec.len.max(1) - 1) / ps;
-        let err = |msg: String| SimError::Address {
+        let (base, span) = match &self.disks {
+            None => (0, self.stripe.logical_pages()),
+            Some(m) => self.region(m, disk)?,
+        };
+        if last >= span && self.fold_reject {
+            return Err(self.beyond(rec, disk, span));
+        }
+        Ok((first, last - first + 1, base, span))
+    }
+
+    /// The region of disk `disk` (per-disk traces), or the error naming the record.
+    #[cold]
+    #[inline(never)]
+    fn region(&self, m: &Disks, disk: Option<u64>) -> Result<(u64, u64), SimError> {
+        match disk {
+            Some(k) => m
+                .region(k)
+                .ok_or_else(|| self.address_error(format!("disk {k} is not in array.disks"))),
+            None => Err(self.address_error(
+                "array.disks maps disks to drives, but the record has no disk".into(),
+            )),
+        }
+    }
+
+    /// The error of a record reaching beyond its space under `host.fold = "reject"`.
+    #[cold]
+    #[inline(never)]
+    fn beyond(&self, rec: &IoRecord, disk: Option<u64>, span: u64) -> SimError {
+        let what = match disk {
+            Some(k) if self.disks.is_some() => format!("region of disk {k}"),
+            _ if self.drives > 1 => "array's logical space".to_string(),
+            _ => "drive's logical space".to_string(),
+        };
+        self.address_error(format!(
+            "bytes {}..{} lie beyond the {what} of {} bytes (set host.fold=wrap to fold addresses)",
+            rec.offset,
+            rec.offset + rec.len,
+            span * self.stripe.page_size()
+        ))
+    }
+
+    /// An address error naming the record being submitted.
+    fn address_error(&self, msg: String) -> SimError {
+        SimError::Address {
             source_name: self.workload.name.clone(),
             // 1-based: `requests_seen` already counts this request.
             index: self.stats.requests_seen,
             msg,
-        };
-        let (base, span) = match (&self.disks, disk) {
-            (None, _) => (0, self.stripe.logical_pages()),
-            (Some(m), Some(k)) => m
-                .region(k)
-                .ok_or_else(|| err(format!("disk {k} is not in array.disks")))?,
-            (Some(_), None) => {
-                return Err(err(
-                    "array.disks maps disks to drives, but the record has no disk".into(),
-                ))
-            }
-        };
-        if last >= span && self.fold_reject {
-            let what = match disk {
-                Some(k) if self.disks.is_some() => format!("region of disk {k}"),
-                _ if self.drives > 1 => "array's logical space".to_string(),
-                _ => "drive's logical space".to_string(),
-            };
-            return Err(err(format!(
-                "bytes {}..{} lie beyond the {what} of {} bytes (set host.fold=wrap to fold addresses)",
-                rec.offset,
-                rec.offset + rec.len,
-                span * ps
-            )));
         }
-        Ok((first, last - first + 1, base, span))
     }
 
     fn submit(&mut self, io: &mut Io, rec: IoRecord, disk: Option<u64>) -> Result<(), SimError> {
