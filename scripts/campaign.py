@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Randomized reliability campaign over the ssdgc release binary; run it through scripts/campaign.sh.
 
-Every run is drawn from a seeded generator: a small drive shape, a scheme, a victim policy, a
-synthetic workload and an ageing mode, run under `--check --json` with a time limit. A run passes
-when it exits 0 with a consistent report, or exits 2 with exactly one `ssdgc: error:` line.
+Every run is drawn from a seeded generator: a small drive shape, a scheme, a victim policy, an FTL
+mapping (page-mapped, or now and then L-FTL or H-FTL), a synthetic workload and an ageing mode,
+run under `--check --json` with a time limit. A run passes when it exits 0 with a consistent
+report, or exits 2 with exactly one `ssdgc: error:` line.
 Anything else (a panic, a signal, a timeout, an inconsistent report, a rerun that differs, more
 than 2 GiB of memory) is a failure, printed with its exact command line.
 """
@@ -151,11 +152,26 @@ def draw(rng, schemes, victims):
         sets["gc.planes"] = '"' + rng.choice(["serial", "pagc-blind", "pagc-threshold", "pagc-cache", "superblock"]) + '"'
         sets["gc.migration"] = '"instant"' if rng.random() < 0.1 else '"serial"'
         sets["gc.collect"] = '"one"' if when in ("on-demand", "agc") and rng.random() < 0.4 else '"restore"'
-    args = ["run", "--gc", scheme, "--victim", pick_victim(rng, victims)]
+    victim = pick_victim(rng, victims)
+    log_block = rng.random() < 0.25
+    if log_block:
+        # A log-block FTL (L-FTL, H-FTL); most of the time with a victim policy it applies.
+        mapping = rng.choice(["lftl", "hftl"])
+        sets["ftl.mapping"] = f'"{mapping}"'
+        if mapping == "hftl" and rng.random() < 0.5:
+            sets["ftl.group_data_blocks"] = rng.choice([1, 2, 3, 4])
+            sets["ftl.group_update_blocks"] = rng.choice([1, 2, 8, 16])
+        if rng.random() < 0.2:
+            sets["ftl.log_blocks"] = rng.choice([1, 4, 16])
+        if rng.random() < 0.8:
+            victim = rng.choice(["greedy", "fifo", "random"])
+    args = ["run", "--gc", scheme, "--victim", victim]
     for k, v in sets.items():
         args += ["--set", f"{k}={v}"]
     args += ["--synthetic", synthetic(rng, sets["geometry.page_size"])]
-    age = rng.choice(["none", "fill", "steady:0.5", "steady:1", "steady:2"])
+    # A log-block FTL merges a whole block for nearly every random overwrite: lighter ageing.
+    ages = ["none", "fill", "steady:0.2"] if log_block else ["none", "fill", "steady:0.5", "steady:1", "steady:2"]
+    age = rng.choice(ages)
     args += ["--precondition", age, "--seed", str(rng.randint(0, 2**32)), "--check", "--json", "-q"]
     return scheme, args
 
@@ -175,9 +191,10 @@ def finite_numbers(v, path="report"):
             yield from finite_numbers(x, f"{path}[{i}]")
 
 
-def check_report(rep, count, critical_path=False):
-    """The inconsistencies of one report (an empty list when it is consistent); `critical_path`:
-    the run set host.critical_path."""
+def check_report(rep, count, log_block=False, critical_path=False):
+    """The inconsistencies of one report (an empty list when it is consistent); `log_block`: the
+    run used a log-block mapping (`ftl.mapping` = `lftl` or `hftl`); `critical_path`: the run set
+    host.critical_path."""
     bad = [f"{p} is not finite" for p in finite_numbers(rep)]
     req = rep["requests"]
     if req["total"] != count:
@@ -211,6 +228,16 @@ def check_report(rep, count, critical_path=False):
         got = set(r["schemes"])
         if got != want:
             bad.append(f"{where}schemes has {sorted(got)}, the GC axes use {sorted(want)}")
+        # The `ftl` section comes with a log-block mapping only; its merges are the GC invocations
+        # and their copies the GC moves.
+        if ("ftl" in r) != log_block:
+            bad.append(f"{where}ftl section {'missing' if log_block else 'present'}")
+        elif log_block:
+            m = r["ftl"]["merges"].values()
+            if sum(k["count"] for k in m) != r["gc"]["invocations"]:
+                bad.append(f"{where}ftl.merges do not add up to gc.invocations")
+            if sum(k["pages_copied"] for k in m) != r["flash"]["gc_pages_moved"]:
+                bad.append(f"{where}ftl.merges pages copied do not add up to flash.gc_pages_moved")
     return bad
 
 
@@ -286,7 +313,8 @@ class Campaign:
                 rep = None
                 problems.append(f"stdout is not one JSON report: {e}")
             if rep is not None:
-                problems += check_report(rep, count, "host.critical_path=true" in args)
+                log_block = any(a.startswith("ftl.mapping=") for a in args)
+                problems += check_report(rep, count, log_block, "host.critical_path=true" in args)
                 if rerun and not problems:
                     code2, out2, _, _ = self.execute(args)
                     rep2 = json.loads(out2) if code2 == 0 else None

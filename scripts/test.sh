@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, every crate's tests (unit, property, fidelity, CLI
 # integration and golden reports, the simulator oracle, quick reproductions), a short randomized
-# reliability campaign, and a short fuzzing run of the trace readers, specs and configuration.
+# reliability campaign, a short fuzzing run of the trace readers, specs and configuration, and the
+# Python package's tests (scripts/python-tests.sh).
 #   scripts/test.sh            everything
 #   FUZZ_SECONDS=0 scripts/test.sh   skip the fuzzing smoke run
 #   CAMPAIGN_RUNS=0 scripts/test.sh  skip the campaign
+#   PYTHON_TESTS=0 scripts/test.sh   skip the Python package's tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +18,11 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 echo "== cargo test"
 cargo test --workspace
+
+if [ "${PYTHON_TESTS:-1}" != "0" ]; then
+    echo "== Python package (python/, docs/python.md): built into a virtual environment, pytest"
+    scripts/python-tests.sh
+fi
 
 runs="${CAMPAIGN_RUNS:-200}"
 if [ "$runs" != "0" ]; then

@@ -8,12 +8,11 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ssdgc_core::ageing::Precondition;
-use ssdgc_core::host::{ReplayMode, Workload};
+use ssdgc_core::metrics::headline::HEADLINE;
 use ssdgc_core::metrics::report::COMPARE_SCHEMA;
-use ssdgc_core::{Config, ConfigBuilder, Report, RunOptions, Simulator};
-use ssdgc_workload::synthetic::{SyntheticSpec, MAX_SPAN_NS};
-use ssdgc_workload::{BlkparseEvent, Format, TimeUnit, TraceOptions};
+use ssdgc_core::metrics::request_log::{CsvLog, SharedSink};
+use ssdgc_core::setup::{self, KeyOptions, RunSettings, WorkloadSpec};
+use ssdgc_core::{Config, ConfigBuilder, Report, Simulator};
 
 #[derive(Parser)]
 #[command(
@@ -113,6 +112,14 @@ struct Common {
     /// Add latency per window of this many consecutive requests to the report.
     #[arg(long, value_name = "N")]
     series_window: Option<u64>,
+    /// Write every completed request to FILE as CSV (arrival, completion, op, offset, bytes,
+    /// response time and its breakdown; docs/report-schema.md "Per-request log").
+    #[arg(long, value_name = "FILE")]
+    latency_log: Option<PathBuf>,
+    /// Write the distribution of response times to FILE as CSV: per class (all, read, write) one
+    /// line per histogram bucket with its value in µs and the share of requests at or below it.
+    #[arg(long, value_name = "FILE")]
+    cdf: Option<PathBuf>,
     /// Print the effective configuration as TOML and exit.
     #[arg(long)]
     dump_config: bool,
@@ -286,151 +293,45 @@ fn build_config(c: &Common, gc: Option<&str>) -> Result<Config, UserError> {
     for s in &c.sets {
         b.set(s)?;
     }
-    let mut flag = |key: &str, v: String| b.set(&format!("{key}={v}"));
-    if let Some(g) = gc {
-        ssdgc_core::gc::schemes::preset(g)
-            .map_err(|e| UserError(format!("gc.scheme (--gc): {e}")))?;
-        flag("gc.scheme", format!("\"{g}\""))?;
-    }
-    if let Some(v) = &c.victim {
-        let kind = v
-            .parse::<ssdgc_core::gc::victim::VictimKind>()
-            .map_err(|e| UserError(format!("--victim: {e}")))?;
-        flag("gc.victim", format!("\"{kind}\""))?;
-    }
-    if let Some(v) = c.time_scale {
-        flag("host.time_scale", format!("{v:?}"))?;
-    }
-    if let Some(v) = &c.fold {
-        flag("host.fold", format!("\"{v}\""))?;
-    }
-    if let Some(v) = c.queue_depth {
-        flag("host.queue_depth", v.to_string())?;
-    }
-    let cfg = b.build()?;
-    ssdgc_core::gc::scheme::build(&cfg.gc.scheme, &cfg)
-        .map_err(|e| UserError(format!("gc.scheme (--gc): {e}")))?;
-    Ok(cfg)
+    let keys = KeyOptions {
+        scheme: gc.map(str::to_string),
+        victim: c.victim.clone(),
+        time_scale: c.time_scale,
+        fold: c.fold.clone(),
+        queue_depth: c.queue_depth,
+    };
+    Ok(setup::config(b, &keys)?)
 }
 
-fn run_options(c: &Common, cfg: &Config) -> Result<RunOptions, UserError> {
-    let mut opts = RunOptions::from_config(cfg, c.seed)?;
-    if let Some(p) = &c.precondition {
-        opts.precondition = Precondition::parse(p, cfg.precondition.overwrites)
-            .map_err(|e| UserError(format!("--precondition: {e}")))?;
+fn run_settings(c: &Common) -> RunSettings {
+    RunSettings {
+        precondition: c.precondition.clone(),
+        check: c.check,
+        series_interval: c.series_interval.clone(),
+        series_window: c.series_window,
     }
-    opts.check = c.check;
-    if let Some(d) = &c.series_interval {
-        let ns = ssdgc_core::config::parse_duration(d)
-            .map_err(|e| UserError(format!("--series-interval: {e}")))?;
-        if ns == 0 {
-            return Err(UserError("--series-interval must be positive".into()));
-        }
-        opts.series_interval = Some(ns);
-    }
-    if let Some(w) = c.series_window {
-        if w == 0 {
-            return Err(UserError("--series-window must be positive".into()));
-        }
-        opts.series_window = Some(w);
-    }
-    Ok(opts)
 }
 
-fn workload(c: &Common, cfg: &Config) -> Result<Workload, UserError> {
-    // The synthetic workload spans the array's logical space (one drive's, without an array).
-    let logical_bytes = ssdgc_core::host::array::Stripe::from_config(cfg).logical_bytes();
-    // Checked even without a trace, so that a bad value is never silently ignored.
-    let format: Format = c
-        .format
-        .parse()
-        .map_err(|e| UserError(format!("--format: {e}")))?;
-    let replay = c
-        .replay
-        .as_deref()
-        .map(ReplayMode::parse)
-        .transpose()
-        .map_err(|e| UserError(format!("--replay: {e}")))?;
-    if let Some(path) = &c.trace {
-        let opts = TraceOptions {
-            format,
-            volume: c.volume,
-            // Scaled arrival times stay within the simulator's span.
-            max_time_ns: (ssdgc_workload::MAX_ARRIVAL_NS as f64 / cfg.host.time_scale)
-                .min(ssdgc_workload::MAX_ARRIVAL_NS as f64) as u64,
-            disksim_time: c
-                .disksim_time
-                .parse::<TimeUnit>()
-                .map_err(|e| UserError(format!("--disksim-time: {e}")))?,
-            blkparse_event: c
-                .blkparse_event
-                .parse::<BlkparseEvent>()
-                .map_err(|e| UserError(format!("--blkparse-event: {e}")))?,
-            ..TraceOptions::default()
-        };
-        let mode = replay.unwrap_or(ReplayMode::OpenLoop);
-        if !cfg.array.disks.is_empty() {
-            // Per-disk traces: each listed disk's records, read from the trace.
-            if let Some(v) = c.volume {
-                return Err(UserError(format!(
-                    "--volume {v} selects one volume, but array.disks replays the disks it lists; leave out one of them"
-                )));
-            }
-            return Ok(Workload::for_disks(cfg, path, &opts, mode)?);
-        }
-        return Ok(Workload::from_trace(path, &opts, mode)?);
+fn workload_spec(c: &Common) -> WorkloadSpec {
+    WorkloadSpec {
+        trace: c.trace.clone(),
+        synthetic: c.synthetic.clone(),
+        format: c.format.clone(),
+        volume: c.volume,
+        disksim_time: c.disksim_time.clone(),
+        blkparse_event: c.blkparse_event.clone(),
+        replay: c.replay.clone(),
     }
-    c.disksim_time
-        .parse::<TimeUnit>()
-        .map_err(|e| UserError(format!("--disksim-time: {e}")))?;
-    c.blkparse_event
-        .parse::<BlkparseEvent>()
-        .map_err(|e| UserError(format!("--blkparse-event: {e}")))?;
-    if replay.is_some() {
-        return Err(UserError(
-            "--replay applies to traces; a synthetic workload is closed loop with interarrival=0 (at qd=N) and open loop otherwise".into(),
-        ));
-    }
-    if let Some(v) = c.volume {
-        return Err(UserError(format!(
-            "--volume {v} applies to traces with volumes or devices, not to a synthetic workload"
-        )));
-    }
-    if !cfg.array.disks.is_empty() {
-        return Err(UserError(
-            "array.disks maps the disks of a trace to drives: give a trace whose records carry disk or volume numbers (--trace), not a synthetic workload".into(),
-        ));
-    }
-    let spec = c.synthetic.as_deref().unwrap_or(Workload::DEFAULT_SPEC);
-    let parsed: SyntheticSpec = spec
-        .parse()
-        .map_err(|e| UserError(format!("--synthetic: {e}")))?;
-    let scaled = parsed.arrival_span_ns() as f64 * cfg.host.time_scale;
-    if scaled > MAX_SPAN_NS as f64 {
-        return Err(UserError(format!(
-            "--synthetic: interarrival: count × interarrival × host.time_scale = {:.3e} s exceeds \
-             the longest supported arrival span of {:.3e} s (2^54 ns)",
-            scaled / 1e9,
-            MAX_SPAN_NS as f64 / 1e9
-        )));
-    }
-    Workload::synthetic(spec, logical_bytes, c.seed)
-        .map_err(|e| UserError(format!("--synthetic: {e}")))
 }
 
-/// Runs one simulation, with a progress bar on a terminal once it has taken a second.
-fn simulate(
-    c: &Common,
-    cfg: &Config,
-    label: &str,
+/// A progress callback drawing on `bar` once the run has taken a second.
+fn progress_to(
     bar: Option<ProgressBar>,
-) -> Result<Report, UserError> {
-    let opts = run_options(c, cfg)?;
-    let wl = workload(c, cfg)?;
-    let sim = Simulator::new(cfg, wl, opts)?;
+    label: String,
+) -> impl FnMut(ssdgc_core::sim::Progress) + Send {
     let started = Instant::now();
     let mut shown = false;
-    let mut progress = |p: ssdgc_core::sim::Progress| {
+    move |p: ssdgc_core::sim::Progress| {
         let Some(bar) = &bar else { return };
         if !shown && started.elapsed() > Duration::from_secs(1) {
             shown = true;
@@ -445,11 +346,62 @@ fn simulate(
         } else {
             bar.set_message(format!("{label}: {:.2} s simulated", p.now as f64 / 1e9));
         }
+    }
+}
+
+/// The per-request log of a run (`--latency-log FILE`), attached to its simulator.
+type Log = (
+    PathBuf,
+    SharedSink<CsvLog<std::io::BufWriter<std::fs::File>>>,
+);
+
+/// Creates the `--latency-log` file, if asked for, and attaches it to `sim`.
+fn attach_log(c: &Common, sim: &mut Simulator) -> Result<Option<Log>, UserError> {
+    let Some(path) = &c.latency_log else {
+        return Ok(None);
     };
+    let file = std::fs::File::create(path).map_err(|e| {
+        UserError(format!(
+            "--latency-log {}: cannot create: {e}",
+            path.display()
+        ))
+    })?;
+    let shared = SharedSink::new(CsvLog::new(std::io::BufWriter::new(file)));
+    sim.set_request_sink(Box::new(shared.clone()));
+    Ok(Some((path.clone(), shared)))
+}
+
+/// Writes out a finished run's per-request log.
+fn finish_log(log: Option<Log>) -> Result<(), UserError> {
+    if let Some((path, shared)) = log {
+        let log = shared
+            .into_inner()
+            .expect("the simulator has dropped its handle to the log");
+        log.finish().map_err(|e| {
+            UserError(format!(
+                "--latency-log {}: cannot write: {e}",
+                path.display()
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+/// Runs one simulation, with a progress bar on a terminal once it has taken a second.
+fn simulate(
+    c: &Common,
+    cfg: &Config,
+    label: &str,
+    bar: Option<ProgressBar>,
+) -> Result<Report, UserError> {
+    let mut sim = setup::simulator(cfg, &workload_spec(c), &run_settings(c), c.seed)?;
+    let log = attach_log(c, &mut sim)?;
+    let mut progress = progress_to(bar.clone(), label.to_string());
     let report = sim.run_with_progress(&mut progress)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
+    finish_log(log)?;
     Ok(report)
 }
 
@@ -476,6 +428,9 @@ fn run(a: RunArgs) -> Result<(), UserError> {
     }
     let multi = indicatif::MultiProgress::new();
     let report = simulate(c, &cfg, &cfg.gc.scheme, progress_bar(c, &multi))?;
+    if let Some(path) = &c.cdf {
+        write_cdf(path, &[(report.scheme.as_str(), &report)], false)?;
+    }
     if c.json {
         print_out(&format!("{}\n", report.to_json()))
     } else {
@@ -485,6 +440,11 @@ fn run(a: RunArgs) -> Result<(), UserError> {
 
 fn compare(a: CompareArgs) -> Result<(), UserError> {
     let c = &a.common;
+    if c.latency_log.is_some() && a.gc.len() > 1 {
+        return Err(UserError(
+            "--latency-log writes the log of one run: use it with run, or with compare of one scheme".into(),
+        ));
+    }
     let mut configs = Vec::new();
     for g in &a.gc {
         configs.push(build_config(c, Some(g))?);
@@ -493,25 +453,36 @@ fn compare(a: CompareArgs) -> Result<(), UserError> {
         return print_out(&configs[0].to_toml());
     }
     let multi = indicatif::MultiProgress::new();
-    let results: Vec<Result<Report, UserError>> = std::thread::scope(|s| {
-        let handles: Vec<_> = configs
-            .iter()
-            .map(|cfg| {
-                let bar = progress_bar(c, &multi);
-                s.spawn(move || simulate(c, cfg, &cfg.gc.scheme, bar))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(UserError("a run failed unexpectedly".into())))
-            })
-            .collect()
-    });
+    let bars: Vec<Option<ProgressBar>> = configs.iter().map(|_| progress_bar(c, &multi)).collect();
+    let logs: Vec<std::sync::Mutex<Option<Log>>> = configs
+        .iter()
+        .map(|_| std::sync::Mutex::new(None))
+        .collect();
+    let results = setup::run_each(
+        &configs,
+        &workload_spec(c),
+        &run_settings(c),
+        c.seed,
+        |i| progress_to(bars[i].clone(), configs[i].gc.scheme.clone()),
+        |i, sim| {
+            let log = attach_log(c, sim).map_err(|UserError(m)| m)?;
+            *logs[i].lock().unwrap_or_else(|e| e.into_inner()) = log;
+            Ok(())
+        },
+    );
+    for bar in bars.into_iter().flatten() {
+        bar.finish_and_clear();
+    }
+    for log in logs {
+        finish_log(log.into_inner().unwrap_or_else(|e| e.into_inner()))?;
+    }
     let mut reports = Vec::new();
     for r in results {
         reports.push(r?);
+    }
+    if let Some(path) = &c.cdf {
+        let runs: Vec<(&str, &Report)> = reports.iter().map(|r| (r.scheme.as_str(), r)).collect();
+        write_cdf(path, &runs, true)?;
     }
     if c.json {
         #[derive(serde::Serialize)]
@@ -532,6 +503,41 @@ fn compare(a: CompareArgs) -> Result<(), UserError> {
     }
 }
 
+/// Writes the CDFs of `runs` to `path` as CSV: `class,value_us,share`, with a leading `run`
+/// column (the run's label) when `labelled`.
+fn write_cdf(
+    path: &std::path::Path,
+    runs: &[(&str, &Report)],
+    labelled: bool,
+) -> Result<(), UserError> {
+    use ssdgc_core::metrics::LatencyClass;
+    let err = |e: std::io::Error| UserError(format!("--cdf {}: {e}", path.display()));
+    let file = std::fs::File::create(path).map_err(err)?;
+    let mut out = std::io::BufWriter::new(file);
+    let head = if labelled { "run," } else { "" };
+    writeln!(out, "{head}class,value_us,share").map_err(err)?;
+    for (label, r) in runs {
+        for class in LatencyClass::ALL {
+            for p in r.latency_cdf(class) {
+                if labelled {
+                    write!(out, "{},", csv_field(label)).map_err(err)?;
+                }
+                writeln!(out, "{},{},{}", class.name(), p.value_us, p.share).map_err(err)?;
+            }
+        }
+    }
+    out.flush().map_err(err)
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
 fn compare_table(reports: &[Report]) -> String {
     let base = &reports[0];
     let mut out = format!(
@@ -542,27 +548,12 @@ fn compare_table(reports: &[Report]) -> String {
         out.push_str(&format!(" {:>12} {:>7}", r.scheme, "ratio"));
     }
     out.push('\n');
-    type Metric = fn(&Report) -> f64;
-    let rows: [(&str, Metric); 13] = [
-        ("mean us", |r| r.latency_us.all.mean),
-        ("std us", |r| r.latency_us.all.std),
-        ("p99 us", |r| r.latency_us.all.p99),
-        ("p99.9 us", |r| r.latency_us.all.p999),
-        ("p99.99 us", |r| r.latency_us.all.p9999),
-        ("max us", |r| r.latency_us.all.max),
-        ("read mean us", |r| r.latency_us.read.mean),
-        ("write mean us", |r| r.latency_us.write.mean),
-        ("WAF", |r| r.flash.waf),
-        ("GC invocations", |r| r.gc.invocations as f64),
-        ("GC time ms", |r| r.gc.total_time_us / 1e3),
-        ("blocks erased", |r| r.flash.blocks_erased as f64),
-        ("erase max", |r| r.wear.erase_max as f64),
-    ];
-    for (name, f) in rows {
-        out.push_str(&format!("{name:<16}"));
-        let b = f(base);
-        for r in reports {
-            let v = f(r);
+    let values: Vec<Vec<(&str, f64)>> = reports.iter().map(Report::headline).collect();
+    for (row, fig) in HEADLINE.iter().enumerate() {
+        out.push_str(&format!("{:<16}", fig.label));
+        let b = values[0][row].1;
+        for v in &values {
+            let v = v[row].1;
             if b != 0.0 {
                 out.push_str(&format!(" {:>12.3} {:>7.3}", v, v / b));
             } else {

@@ -6,8 +6,8 @@
 //! compares *values*, not bytes: both reports are flattened to `dotted.key = value` and every key of
 //! the golden must be present in the current report (through [`RENAMED`] when the schema moved it)
 //! with an equal value. Keys the current report adds are allowed. `sim.wall_s` is ignored. A key of
-//! an optional section (a capability of `schemes`, or `buffer`) that the current report leaves out
-//! entirely must be zero in the golden: nothing that was counted disappears.
+//! an optional section (a capability of `schemes`, `ftl`, or `buffer`) that the current report
+//! leaves out entirely must be zero in the golden: nothing that was counted disappears.
 //!
 //! A change of results on purpose re-pins the goldens (`SSDGC_BLESS=1 cargo test -p ssdgc-cli
 //! --test goldens`) and names the change in docs/CHANGELOG.md.
@@ -263,6 +263,47 @@ fn cases() -> Vec<Case> {
             trace: Some(MSR),
         });
     }
+    // The log-block mappings (L-FTL, H-FTL 2:8), on the synthetic workload and on the trace (the
+    // drive of the trace cases above), and L-FTL under idle-time GC on a light workload.
+    for m in ["lftl", "hftl"] {
+        let mapping = leak_str(format!("ftl.mapping={m}"));
+        v.push(Case {
+            name: leak_str(format!("syn-{m}")),
+            args: leak(&["--seed", "7", "--synthetic", SYN, "--set", mapping]),
+            trace: None,
+        });
+        v.push(Case {
+            name: leak_str(format!("trace-{m}")),
+            args: leak(&[
+                "--seed",
+                "3",
+                "--set",
+                mapping,
+                "--set",
+                "geometry.planes_per_die=4",
+                "--set",
+                "geometry.blocks_per_plane=128",
+                "--time-scale",
+                "0.25",
+            ]),
+            trace: Some(TRACE),
+        });
+    }
+    // Idle-time merges need idle time: L-FTL thrashes under SYN's random writes and never idles.
+    v.push(Case {
+        name: "syn-lftl-idle",
+        args: &[
+            "--seed",
+            "7",
+            "--synthetic",
+            "count=600,read=0.3,size=exp:16KiB,interarrival=exp:300ms",
+            "--gc",
+            "idle",
+            "--set",
+            "ftl.mapping=lftl",
+        ],
+        trace: None,
+    });
     v
 }
 
@@ -290,7 +331,7 @@ const RENAMED: &[(&str, &str)] = &[
     ("pgc.cancelled_moves", "gc.cancelled_moves"),
 ];
 
-/// Sections a report has only when the run uses them (`schemes.X`, `buffer`): the section of
+/// Sections a report has only when the run uses them (`schemes.X`, `ftl`, `buffer`): the section of
 /// `key`, if it is in one.
 fn optional_section(key: &str) -> Option<String> {
     let (rest, drive) = split_drive(key);
@@ -298,6 +339,7 @@ fn optional_section(key: &str) -> Option<String> {
     let section = match parts.as_slice() {
         ["schemes", cap, _, ..] => format!("schemes.{cap}"),
         ["buffer", _, ..] => "buffer".to_string(),
+        ["ftl", _, ..] => "ftl".to_string(),
         _ => return None,
     };
     Some(format!("{drive}{section}"))

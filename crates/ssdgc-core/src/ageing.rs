@@ -116,6 +116,6 @@ pub fn run(
         done += 1;
         tick(done);
     }
-    ftl.counters = Default::default();
+    ftl.reset_counters();
     Ok(())
 }

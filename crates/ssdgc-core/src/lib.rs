@@ -11,6 +11,7 @@
 //! - [`drive`]: one drive (flash, FTL, GC scheme, per-die scheduling) as a value;
 //! - [`host`]: workloads, replay modes, the front end, the write buffer, the RAID-0 layout;
 //! - [`sim`]: the simulator that runs a front end over one or more drives;
+//! - [`setup`]: a run from what a user gives a front end (configuration layers, workload, options);
 //! - [`metrics`]: latency statistics and the report.
 //!
 //! The core knows nothing of the command line. It holds no global state: every [`sim::Simulator`]
@@ -28,6 +29,7 @@ pub mod host;
 mod keyword;
 pub mod metrics;
 pub mod rng;
+pub mod setup;
 pub mod sim;
 pub mod units;
 

@@ -19,8 +19,11 @@ use crate::gc::scheme;
 use crate::host::array::Stripe;
 use crate::host::frontend::{FrontEnd, Io};
 use crate::host::Workload;
-use crate::metrics::figures::{DriveFigures, DriveWork, HostFigures, RunFigures};
+use crate::metrics::figures::{
+    DriveFigures, DriveWork, HostFigures, MappingInfo, MergeWork, Peak, RunFigures,
+};
 use crate::metrics::report::{self, ArrayInfo, BufferReport, DriveInfo, Report, WorkloadInfo};
+use crate::metrics::request_log::RequestSink;
 use crate::units::SimTime;
 use ssdgc_workload::WorkloadError;
 
@@ -191,6 +194,30 @@ impl Simulator {
     /// `drive`.
     pub fn set_scheme(&mut self, drive: usize, scheme: Box<dyn scheme::GcScheme>) {
         self.drives[drive].set_scheme(scheme);
+    }
+
+    /// Hands every completed request to `sink` (the per-request log, [`crate::metrics::request_log`]);
+    /// replaces any sink set before. Set it before the run starts.
+    ///
+    /// ```
+    /// use ssdgc_core::host::Workload;
+    /// use ssdgc_core::metrics::request_log::RequestRecord;
+    /// use ssdgc_core::{ConfigBuilder, RunOptions, Simulator};
+    ///
+    /// let cfg = ConfigBuilder::preset("default").unwrap().build().unwrap();
+    /// let wl = Workload::synthetic("count=100", 1 << 30, 1).unwrap();
+    /// let mut opts = RunOptions::from_config(&cfg, 1).unwrap();
+    /// opts.precondition = ssdgc_core::ageing::Precondition::None;
+    /// let mut sim = Simulator::new(&cfg, wl, opts).unwrap();
+    /// let (tx, rx) = std::sync::mpsc::channel::<RequestRecord>();
+    /// sim.set_request_sink(Box::new(tx));
+    /// let report = sim.run().unwrap();
+    /// let records: Vec<RequestRecord> = rx.try_iter().collect();
+    /// assert_eq!(records.len() as u64, report.requests.total);
+    /// assert!(records.iter().all(|r| r.breakdown.total() == r.response()));
+    /// ```
+    pub fn set_request_sink(&mut self, sink: Box<dyn RequestSink>) {
+        self.front.request_sink = Some(sink);
     }
 
     /// Preconditions the drives as the options say, once (later calls do nothing), with no
@@ -409,6 +436,15 @@ impl Simulator {
             simulated: self.now,
             wall_s,
             events: self.events.processed(),
+            mapping: self.drives[0]
+                .ftl()
+                .log_stats()
+                .map(|(shape, _)| MappingInfo {
+                    mapping: self.drives[0].ftl().mapping().to_string(),
+                    data_blocks_per_group: shape.data,
+                    update_blocks_per_group: shape.update,
+                    log_blocks: self.cfg.ftl.log_blocks,
+                }),
         }
     }
 
@@ -459,6 +495,7 @@ fn drive_work(d: &Drive) -> DriveWork {
     let s = d.scheme_stats();
     let idle = d.idle_periods().copied().unwrap_or_default();
     let a = d.idle_gc_stats();
+    let log = d.ftl().log_stats().map(|(_, l)| l).unwrap_or_default();
     DriveWork {
         dies: d.geometry().dies as u64,
         host_pages_written: f.host_pages_written,
@@ -501,5 +538,13 @@ fn drive_work(d: &Drive) -> DriveWork {
         agc_fallbacks: a.fallbacks,
         agc_resumed: a.resumed,
         agc_unfit: a.unfit,
+        merges: MergeWork {
+            count: f.merges.map(|m| m.count),
+            pages_copied: f.merges.map(|m| m.pages_copied),
+            blocks_erased: f.merges.map(|m| m.blocks_erased),
+        },
+        update_blocks: log.update_blocks as u64,
+        update_blocks_peak: Peak(log.update_blocks_peak as u64),
+        overflow_blocks: log.overflow_blocks,
     }
 }

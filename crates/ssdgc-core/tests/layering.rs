@@ -1,7 +1,7 @@
 //! Layering: dependencies inside `ssdgc-core` point one way, down.
 //!
 //! ```text
-//! cli ─▶ sim / drive / host / metrics / ageing ─▶ gc ─▶ ftl ─▶ flash ─▶ units, rng, engine
+//! cli, py ─▶ setup ─▶ sim / drive / host / metrics / ageing ─▶ gc ─▶ ftl ─▶ flash ─▶ units, rng, engine
 //!                      config (typed settings; converts into the lower layers' parameters)
 //! ```
 //!
@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 /// Modules above the bottom layers.
 const UPPER: &[&str] = &[
-    "config", "gc", "sim", "drive", "array", "host", "metrics", "ageing",
+    "config", "gc", "sim", "drive", "array", "host", "metrics", "ageing", "setup",
 ];
 
 /// Crate-root re-exports of upper items.
@@ -40,7 +40,7 @@ const UPPER_REEXPORTS: &[&str] = &[
 ];
 
 /// Modules the report may not name: they hand it plain data.
-const ABOVE_METRICS: &[&str] = &["sim", "drive", "host", "ageing"];
+const ABOVE_METRICS: &[&str] = &["sim", "drive", "host", "ageing", "setup"];
 
 /// Crate-root re-exports of those modules' items.
 const ABOVE_METRICS_REEXPORTS: &[&str] = &["RunOptions", "SimError", "Simulator"];

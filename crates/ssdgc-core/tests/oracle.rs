@@ -1,5 +1,6 @@
 //! The simulator-level oracle: seeded random drive shapes × GC axis combinations × victim policies ×
-//! workloads × ageing modes, each run with invariant checking, and for each accepted configuration:
+//! FTL mappings (page, L-FTL, H-FTL) × workloads × ageing modes, each run with invariant checking,
+//! and for each accepted configuration:
 //!
 //! - every request completes exactly once (`requests.total` equals the records replayed);
 //! - no logical page is lost or duplicated: after the run the FTL maps exactly the pages that were
@@ -194,6 +195,36 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
     }
     if rng.gen_bool(0.2) {
         set("host.critical_path", "true".into());
+    }
+    // The mapping: page-mapped mostly, else a log-block FTL, most of the time with only the
+    // settings it honours (the rest of the time validation must reject what it cannot).
+    let mapping = *pick(rng, &["page", "page", "page", "lftl", "hftl"]);
+    if mapping != "page" {
+        set("ftl.mapping", format!("\"{mapping}\""));
+        if mapping == "hftl" {
+            set("ftl.group_data_blocks", rng.gen_range(1..=3u32).to_string());
+            set(
+                "ftl.group_update_blocks",
+                pick(rng, &[1u32, 2, 8]).to_string(),
+            );
+        }
+        if rng.gen_bool(0.3) {
+            set("ftl.log_blocks", rng.gen_range(1..=12u32).to_string());
+        }
+        if rng.gen_bool(0.85) {
+            set(
+                "gc.victim",
+                format!("\"{}\"", pick(rng, &["greedy", "fifo", "random"])),
+            );
+            set("ftl.hot_cold", "false".into());
+            set("gc.trigger", "\"blocks\"".into());
+            set("gc.planes", "\"serial\"".into());
+            set("gc.merge", "false".into());
+            set(
+                "ftl.pool",
+                format!("\"{}\"", pick(rng, &["fifo", "youngest", "oldest"])),
+            );
+        }
     }
     if rng.gen_bool(0.2) {
         set("buffer.size", "\"64KiB\"".into());
@@ -417,8 +448,8 @@ fn random_drives_schemes_and_workloads_lose_nothing() {
     let only: Option<u64> = std::env::var("ORACLE_CASE")
         .ok()
         .and_then(|v| v.parse().ok());
-    // (accepted, with GC) per case.
-    let run_one = |i: u64| -> (bool, bool) {
+    // (accepted, with GC, merged by a log-block FTL) per case.
+    let run_one = |i: u64| -> (bool, bool, bool) {
         let case_seed = seed.wrapping_mul(1_000_003).wrapping_add(i);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(case_seed);
         let case = draw(&mut rng);
@@ -434,9 +465,12 @@ fn random_drives_schemes_and_workloads_lose_nothing() {
         }
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let Some((a, _, _)) = run(&case, case_seed) else {
-                return (false, false);
+                return (false, false, false);
             };
             let collected = a.gc.invocations > 0;
+            let merged = a.ftl.as_ref().is_some_and(|f| {
+                f.merges.switch.count + f.merges.partial.count + f.merges.full.count > 0
+            });
             check_report(&a, case.records.len());
             if i.is_multiple_of(4) {
                 let (b, _, _) = run(&case, case_seed).expect("accepted twice");
@@ -461,7 +495,7 @@ fn random_drives_schemes_and_workloads_lose_nothing() {
                     diff.join("\n")
                 );
             }
-            (true, collected)
+            (true, collected, merged)
         }));
         match result {
             Ok(accepted) => accepted,
@@ -475,23 +509,28 @@ fn random_drives_schemes_and_workloads_lose_nothing() {
             }
         }
     };
-    let (accepted, collected) = std::thread::scope(|s| {
+    let (accepted, collected, merged) = std::thread::scope(|s| {
         let handles: Vec<_> = (0..2)
             .map(|t| {
                 s.spawn(move || {
                     (0..cases)
                         .filter(|i| i % 2 == t && only.is_none_or(|o| o == *i))
                         .map(run_one)
-                        .fold((0, 0), |(a, c), (x, y)| (a + x as u64, c + y as u64))
+                        .fold((0, 0, 0), |(a, c, m), (x, y, z)| {
+                            (a + x as u64, c + y as u64, m + z as u64)
+                        })
                 })
             })
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().unwrap())
-            .fold((0, 0), |(a, c), (x, y)| (a + x, c + y))
+            .fold((0, 0, 0), |(a, c, m), (x, y, z)| (a + x, c + y, m + z))
     });
-    eprintln!("oracle: {cases} cases, {accepted} accepted, {collected} of them collected garbage");
+    eprintln!(
+        "oracle: {cases} cases, {accepted} accepted, {collected} of them collected garbage, \
+         {merged} of those with a log-block FTL's merges"
+    );
     if only.is_some() {
         // One replayed case: it passed; the sweep's proportions below do not apply.
         return;
@@ -500,6 +539,11 @@ fn random_drives_schemes_and_workloads_lose_nothing() {
     assert!(
         collected * 2 >= accepted,
         "only {collected} of {accepted} accepted cases collected garbage"
+    );
+    // The log-block mappings are exercised too.
+    assert!(
+        merged * 10 >= collected,
+        "only {merged} of {collected} cases that collected did so with a log-block FTL"
     );
     // Most drawn configurations are meaningful: the oracle must not pass by rejecting them all.
     assert!(

@@ -89,6 +89,7 @@ pub(crate) fn check(section: &str, key: &str, v: &toml::Value) -> Option<Result<
         ("precondition", "mode") => parse(|s| s.parse::<AgeingMode>().map(drop)),
         ("ftl", "pool") => parse(|s| s.parse::<crate::ftl::PoolOrder>().map(drop)),
         ("ftl", "hot_to") => parse(|s| s.parse::<crate::ftl::HotTo>().map(drop)),
+        ("ftl", "mapping") => parse(|s| s.parse::<crate::ftl::MappingKind>().map(drop)),
         _ => None,
     }
 }

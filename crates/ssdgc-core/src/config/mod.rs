@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 mod keywords;
+mod mapping;
 mod presets;
 mod validate;
 
@@ -275,6 +276,17 @@ pub struct FtlConfig {
     /// GC copies hot and cold valid pages (HC classification, practical-GC paper §III-B) to
     /// separate write points; 8 bytes of memory per logical page when on.
     pub hot_cold: bool,
+    /// The mapping scheme: `page` (pure page-level mapping), `lftl` (L-FTL: block-mapped data
+    /// blocks with one page-mapped log block per logical block) or `hftl` (H-FTL: n:m hybrid
+    /// log-block mapping) (AGC/DGC paper §2.1, §6; docs/schemes/hybrid-ftl.md).
+    pub mapping: crate::ftl::MappingKind,
+    /// Log-block mappings: the most update (log) blocks a plane holds; 0 (the default): as many as
+    /// its free blocks allow above the GC threshold.
+    pub log_blocks: u32,
+    /// H-FTL: logical blocks per group (n of n:m; the paper's 2:8 → 2).
+    pub group_data_blocks: u32,
+    /// H-FTL: update blocks a group may hold before it is merged (m of n:m; the paper's 2:8 → 8).
+    pub group_update_blocks: u32,
 }
 
 /// Garbage collection settings.
@@ -556,28 +568,52 @@ impl ConfigBuilder {
     pub fn merge_text(&mut self, text: &str, source_name: &str) -> Result<(), ConfigError> {
         let user = parse_table(text, source_name)?;
         for (section, value) in &user {
+            // The checks run in the file's order: an integer of an earlier key that does not fit
+            // its setting is reported before a later problem.
+            let misfit_before = |key: Option<&str>| {
+                self.first_misfit(&user, Some((section, key)))
+                    .map(|(s, k, msg)| {
+                        ConfigError::new(source_name, find_key_line(text, Some(s), k), msg)
+                    })
+            };
             let Some(toml::Value::Table(known)) = self.table.get(section) else {
-                return Err(ConfigError::new(
-                    source_name,
-                    find_key_line(text, None, section),
-                    format!(
-                        "unknown section '[{section}]' (known: {})",
-                        self.table.keys().cloned().collect::<Vec<_>>().join(", ")
-                    ),
-                ));
+                return Err(misfit_before(None).unwrap_or_else(|| {
+                    ConfigError::new(
+                        source_name,
+                        find_key_line(text, None, section),
+                        format!(
+                            "unknown section '[{section}]' (known: {})",
+                            self.table.keys().cloned().collect::<Vec<_>>().join(", ")
+                        ),
+                    )
+                }));
             };
             let toml::Value::Table(entries) = value else {
-                return Err(ConfigError::new(
-                    source_name,
-                    find_key_line(text, None, section),
-                    format!("'{section}' must be a section [{section}]"),
-                ));
+                return Err(misfit_before(None).unwrap_or_else(|| {
+                    ConfigError::new(
+                        source_name,
+                        find_key_line(text, None, section),
+                        format!("'{section}' must be a section [{section}]"),
+                    )
+                }));
             };
             for (key, v) in entries {
-                let line = find_key_line(text, Some(section), key);
-                check_entry(known, section, key, v)
-                    .and_then(|()| self.check_fits(section, key, v))
-                    .map_err(|msg| ConfigError::new(source_name, line, msg))?;
+                if let Err(msg) = check_entry(known, section, key, v) {
+                    return Err(misfit_before(Some(key)).unwrap_or_else(|| {
+                        ConfigError::new(source_name, find_key_line(text, Some(section), key), msg)
+                    }));
+                }
+            }
+        }
+        // Every integer fits its setting's type when the merged layers deserialise (one pass);
+        // only when they do not are the integers checked one by one to name the culprit.
+        if self.has_integer(&user) && !self.fits_merged(&user) {
+            if let Some((s, k, msg)) = self.first_misfit(&user, None) {
+                return Err(ConfigError::new(
+                    source_name,
+                    find_key_line(text, Some(s), k),
+                    msg,
+                ));
             }
         }
         for (section, value) in user {
@@ -638,16 +674,90 @@ impl ConfigBuilder {
         Ok(())
     }
 
+    /// Whether the user document holds an integer setting (the only values `check_fits` tests).
+    fn has_integer(&self, user: &toml::Table) -> bool {
+        user.values().any(|sec| match sec {
+            toml::Value::Table(entries) => entries
+                .values()
+                .any(|v| matches!(v, toml::Value::Integer(_))),
+            _ => false,
+        })
+    }
+
+    /// Whether the current layers with the user document merged in deserialise, or the current
+    /// layers alone do not (then no integer is blamed, as in `check_fits`).
+    fn fits_merged(&self, user: &toml::Table) -> bool {
+        if !self.deserialises() {
+            return true;
+        }
+        let mut t = self.table.clone();
+        for (section, value) in user {
+            if let (Some(toml::Value::Table(dst)), toml::Value::Table(src)) =
+                (t.get_mut(section), value)
+            {
+                for (k, v) in src {
+                    dst.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        toml::Value::Table(t).try_into::<Config>().is_ok()
+    }
+
+    /// The first integer of the user document, in its order, that does not fit its setting: its
+    /// section, key and message. The search ends at `stop`, if given: a section and key, or the
+    /// start of a section (key `None`).
+    fn first_misfit<'a>(
+        &self,
+        user: &'a toml::Table,
+        stop: Option<(&str, Option<&str>)>,
+    ) -> Option<(&'a str, &'a str, String)> {
+        let base_ok = self.deserialises();
+        for (section, value) in user {
+            if stop == Some((section.as_str(), None)) {
+                return None;
+            }
+            let toml::Value::Table(entries) = value else {
+                continue;
+            };
+            for (key, v) in entries {
+                if stop == Some((section.as_str(), Some(key.as_str()))) {
+                    return None;
+                }
+                if let Err(msg) = self.fits_with(base_ok, section, key, v) {
+                    return Some((section, key, msg));
+                }
+            }
+        }
+        None
+    }
+
+    fn deserialises(&self) -> bool {
+        toml::Value::Table(self.table.clone())
+            .try_into::<Config>()
+            .is_ok()
+    }
+
     /// An integer must fit its setting's type (`u32` for counts, unsigned for durations and
     /// sizes): checked by deserialising the current layers with the value in place, so that the
     /// error names the key (and the file's line) rather than surfacing later without either.
     fn check_fits(&self, section: &str, key: &str, v: &toml::Value) -> Result<(), String> {
+        if !matches!(v, toml::Value::Integer(_)) {
+            return Ok(());
+        }
+        self.fits_with(self.deserialises(), section, key, v)
+    }
+
+    /// `check_fits` with the current layers' deserialisation already known.
+    fn fits_with(
+        &self,
+        base_ok: bool,
+        section: &str,
+        key: &str,
+        v: &toml::Value,
+    ) -> Result<(), String> {
         let toml::Value::Integer(n) = v else {
             return Ok(());
         };
-        let base_ok = toml::Value::Table(self.table.clone())
-            .try_into::<Config>()
-            .is_ok();
         let mut t = self.table.clone();
         if let Some(toml::Value::Table(sec)) = t.get_mut(section) {
             sec.insert(key.to_string(), v.clone());
@@ -866,9 +976,16 @@ impl Config {
     }
 
     /// Free blocks a plane needs so that a host write and a GC job can each open a block: 2, or 3
-    /// with hot/cold separation (`ftl.hot_cold`: GC writes two streams).
+    /// with hot/cold separation (`ftl.hot_cold`: GC writes two streams). Under a log-block mapping,
+    /// a host write's update block and a full merge's fresh data blocks: 2 for L-FTL, n + 1 for
+    /// H-FTL (`ftl.group_data_blocks` = n).
     pub fn reserve_blocks(&self) -> u32 {
-        2 + u32::from(self.ftl.hot_cold)
+        use crate::ftl::MappingKind;
+        match self.ftl.mapping {
+            MappingKind::Page => 2 + u32::from(self.ftl.hot_cold),
+            MappingKind::Lftl => 2,
+            MappingKind::Hftl => self.ftl.group_data_blocks.saturating_add(1),
+        }
     }
 
     /// The GC axes this configuration asks for (the named scheme with the axis keys' overrides).
@@ -925,6 +1042,20 @@ impl Config {
             streams: crate::ftl::StreamLayout::new(self.ftl.hot_to),
             hot_cold: self.ftl.hot_cold,
             candidates: std::sync::Arc::new(victim),
+            mapping: self.ftl.mapping,
+            log: crate::ftl::LogParams {
+                shape: crate::ftl::GroupShape {
+                    data: self.ftl.group_data_blocks,
+                    update: self.ftl.group_update_blocks,
+                },
+                log_blocks: self.ftl.log_blocks,
+                // Validation admits only these three with a log-block mapping.
+                victim: match victim {
+                    crate::gc::victim::VictimKind::Fifo => crate::ftl::MergeVictim::Fifo,
+                    crate::gc::victim::VictimKind::Random => crate::ftl::MergeVictim::Random,
+                    _ => crate::ftl::MergeVictim::Greedy,
+                },
+            },
         })
     }
 

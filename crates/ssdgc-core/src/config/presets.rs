@@ -59,19 +59,19 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ),
     (
         "agc-64g",
-        "AGC/DGC paper: 64 GB drive, 4 ch x 4 ways, 2 dies x 2 planes, 128-page blocks, 3% free, 1% GC threshold",
+        "AGC/DGC paper: 64 GB drive, 4 ch x 4 ways, 2 dies x 2 planes, 128-page blocks, 3% free, 1% GC threshold, L-FTL, filled once",
         "[geometry]\nchannels = 4\nchips_per_channel = 4\ndies_per_chip = 2\nplanes_per_die = 2\n\
          blocks_per_plane = 2048\npages_per_block = 128\npage_size = \"4KiB\"\noverprovision = 0.03\n\
          [timing]\nread = \"183200ns\"\nprogram = \"860360ns\"\nerase = \"2ms\"\n\
-         [gc]\nthreshold = 0.01\n",
+         [gc]\nthreshold = 0.01\n[ftl]\nmapping = \"lftl\"\n[precondition]\nmode = \"fill\"\n",
     ),
     (
         "agc-128g",
-        "AGC/DGC paper: 128 GB drive, 8 ch x 8 ways, 2 dies x 2 planes, 128-page blocks, 3% free, 1% GC threshold",
+        "AGC/DGC paper: 128 GB drive, 8 ch x 8 ways, 2 dies x 2 planes, 128-page blocks, 3% free, 1% GC threshold, L-FTL, filled once",
         "[geometry]\nchannels = 8\nchips_per_channel = 8\ndies_per_chip = 2\nplanes_per_die = 2\n\
          blocks_per_plane = 1024\npages_per_block = 128\npage_size = \"4KiB\"\noverprovision = 0.03\n\
          [timing]\nread = \"183200ns\"\nprogram = \"860360ns\"\nerase = \"2ms\"\n\
-         [gc]\nthreshold = 0.01\n",
+         [gc]\nthreshold = 0.01\n[ftl]\nmapping = \"lftl\"\n[precondition]\nmode = \"fill\"\n",
     ),
     (
         "practical",
@@ -136,6 +136,10 @@ allocation = "CWDP"
 pool = "fifo"
 hot_to = "young"
 hot_cold = false
+mapping = "page"
+log_blocks = 0
+group_data_blocks = 2
+group_update_blocks = 8
 
 [gc]
 scheme = "baseline"

@@ -140,11 +140,31 @@ fn unreachable_thresholds_are_rejected_for_the_schemes_that_use_them() {
     assert!(e.msg.contains("gc.pagc_threshold = 0.2"), "{e}");
     build_with(&["gc.scheme=pagc-blind", "gc.pagc_threshold=0.2"]).unwrap();
     for name in presets().map(|(n, _)| n) {
+        let mapping = Config::preset(name).unwrap().ftl.mapping;
         for scheme in crate::gc::schemes::PRESETS.iter().map(|(n, _, _)| *n) {
             let mut b = ConfigBuilder::preset(name).unwrap();
             b.set(&format!("gc.scheme={scheme}")).unwrap();
-            b.build()
-                .unwrap_or_else(|e| panic!("preset {name}, scheme {scheme}: {e}"));
+            match b.build() {
+                Ok(_) => {}
+                // A log-block preset (agc-*) rejects the schemes its mapping cannot honour (PaGC,
+                // superblock, merging of reads), naming the mapping.
+                Err(e) if mapping.is_log_block() => assert!(
+                    e.msg.contains(&format!("ftl.mapping = \"{mapping}\""))
+                        && matches!(
+                            scheme,
+                            "pagc-blind"
+                                | "pagc-threshold"
+                                | "pagc-cache"
+                                | "superblock"
+                                | "pgc-merge"
+                                | "pgc"
+                                | "pgc-se"
+                                | "fpgc"
+                        ),
+                    "preset {name}, scheme {scheme}: {e}"
+                ),
+                Err(e) => panic!("preset {name}, scheme {scheme}: {e}"),
+            }
         }
     }
 }
@@ -212,6 +232,37 @@ fn out_of_range_integers_and_line_breaks_name_the_key() {
         .unwrap_err();
     assert_eq!(e.to_string().lines().count(), 1, "{e}");
     assert!(e.msg.contains("one line"), "{e}");
+}
+
+#[test]
+fn the_first_problem_in_check_order_is_reported() {
+    // Sections and keys are checked in the parsed table's order (sorted by name). An integer that
+    // does not fit, before an unknown key or an unknown section: the integer is named, at its line.
+    for later in ["zzz = 1", "[nosuch]\nx = 1", "[host]\nqueue_depth = \"x\""] {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        let text = format!("[geometry]\nchannels = 1\nplanes_per_die = -2\n{later}\n");
+        let e = b.merge_text(&text, "order.toml").unwrap_err();
+        assert_eq!(e.line, Some(3), "{later}: {e}");
+        assert_eq!(e.msg, "'geometry.planes_per_die' = -2 must not be negative");
+    }
+    // A problem before the integer is reported instead.
+    let mut b = ConfigBuilder::preset("default").unwrap();
+    let e = b
+        .merge_text("[geometry]\nbogus = 1\nchannels = -1\n", "order.toml")
+        .unwrap_err();
+    assert_eq!(e.line, Some(2), "{e}");
+    assert!(e.msg.starts_with("unknown key 'geometry.bogus'"), "{e}");
+    // Integers that fit are merged; of two that do not, the first checked is named.
+    b.merge_text("[geometry]\nchannels = 2\nplanes_per_die = 4\n", "ok.toml")
+        .unwrap();
+    let e = b
+        .merge_text(
+            "[host]\nqueue_depth = -1\n[geometry]\nchannels = -1\n",
+            "two.toml",
+        )
+        .unwrap_err();
+    assert_eq!(e.line, Some(4), "{e}");
+    assert!(e.msg.starts_with("'geometry.channels' = -1"), "{e}");
 }
 
 #[test]
@@ -488,4 +539,126 @@ fn copyback_ecc_is_a_keyword_that_needs_copyback() {
         e.contains("gc.copyback_ecc") && e.contains("round-trip"),
         "{e}"
     );
+}
+
+#[test]
+fn mapping_settings_are_checked_and_agc_presets_use_l_ftl() {
+    use crate::ftl::MappingKind;
+    // The default is page mapping; the log-block settings stay at their defaults.
+    let d = Config::default();
+    assert_eq!(d.ftl.mapping, MappingKind::Page);
+    assert_eq!(
+        (
+            d.ftl.log_blocks,
+            d.ftl.group_data_blocks,
+            d.ftl.group_update_blocks
+        ),
+        (0, 2, 8)
+    );
+    // The AGC/DGC paper's drives (§6, footnote 2): K9KGA0B0M, 128 pages of 4 KiB, 183.2 µs /
+    // 860.36 µs / 2 ms, 3 % free blocks, 1 % GC threshold, measured over L-FTL.
+    for (name, ch, ways, blocks) in [("agc-64g", 4, 4, 2048), ("agc-128g", 8, 8, 1024)] {
+        let c = Config::preset(name).unwrap();
+        let g = &c.geometry;
+        assert_eq!((g.channels, g.chips_per_channel), (ch, ways), "{name}");
+        assert_eq!(
+            (g.blocks_per_plane, g.pages_per_block),
+            (blocks, 128),
+            "{name}"
+        );
+        assert_eq!(g.page_size.0, 4096);
+        let t = crate::flash::Timing::new(&c);
+        assert_eq!((t.read, t.program, t.erase), (183_200, 860_360, 2_000_000));
+        assert_eq!((g.overprovision, c.gc.threshold), (0.03, 0.01), "{name}");
+        assert_eq!(c.ftl.mapping, MappingKind::Lftl, "{name}");
+        assert_eq!(c.precondition.mode, AgeingMode::Fill, "{name}");
+        let raw = g.channels as u64
+            * g.chips_per_channel as u64
+            * g.dies_per_chip as u64
+            * g.planes_per_die as u64
+            * g.blocks_per_plane as u64
+            * 128
+            * 4096;
+        assert_eq!(raw, if ch == 4 { 64 } else { 128 } << 30, "{name}");
+    }
+    // Each rejection names its key and the mapping.
+    for (sets, key) in [
+        (&["ftl.log_blocks=4"][..], "ftl.log_blocks = 4"),
+        (
+            &["ftl.group_update_blocks=4"][..],
+            "ftl.group_update_blocks",
+        ),
+        (
+            &["ftl.mapping=lftl", "ftl.group_data_blocks=1"][..],
+            "ftl.group_data_blocks",
+        ),
+        (
+            &["ftl.mapping=hftl", "ftl.group_data_blocks=0"][..],
+            "ftl.group_data_blocks = 0",
+        ),
+        (
+            &["ftl.mapping=hftl", "ftl.group_update_blocks=65"][..],
+            "ftl.group_update_blocks = 65",
+        ),
+        (
+            &["ftl.mapping=lftl", "ftl.log_blocks=257"][..],
+            "ftl.log_blocks = 257",
+        ),
+        (
+            &["ftl.mapping=lftl", "ftl.hot_cold=true"][..],
+            "ftl.hot_cold",
+        ),
+        (&["ftl.mapping=lftl", "gc.trigger=pages"][..], "gc.trigger"),
+        (
+            &["ftl.mapping=hftl", "gc.victim=cat"][..],
+            "gc.victim = \"cat\"",
+        ),
+        (
+            &["ftl.mapping=lftl", "gc.scheme=pagc-blind"][..],
+            "gc.planes",
+        ),
+        (
+            &["ftl.mapping=lftl", "gc.scheme=superblock"][..],
+            "gc.planes",
+        ),
+        (&["ftl.mapping=lftl", "gc.scheme=pgc"][..], "gc.merge"),
+        (
+            &["ftl.mapping=hftl", "gc.when=ncq", "ftl.group_data_blocks=4"][..],
+            "gc.when = \"ncq\"",
+        ),
+        (
+            &["ftl.mapping=lftl", "geometry.overprovision=0.01"][..],
+            "one update block",
+        ),
+    ] {
+        let e = build_with(sets).unwrap_err();
+        assert!(e.msg.contains(key), "{sets:?}: {e}");
+        assert!(!e.msg.contains('\n'));
+    }
+    for victim in ["greedy", "fifo", "random"] {
+        build_with(&["ftl.mapping=hftl", &format!("gc.victim={victim}")]).unwrap();
+    }
+    build_with(&["ftl.mapping=hftl", "gc.when=ncq", "ftl.group_data_blocks=3"]).unwrap();
+    build_with(&[
+        "ftl.mapping=lftl",
+        "gc.scheme=pgc-pipeline",
+        "ftl.log_blocks=16",
+    ])
+    .unwrap();
+    // A log-block plane keeps one update block beyond its data blocks and the threshold, where a
+    // page-mapped one keeps four (default drive: 246 data blocks, 8 held back, 256 blocks).
+    build_with(&["ftl.mapping=lftl", "geometry.overprovision=0.04"]).unwrap();
+    build_with(&["geometry.overprovision=0.04"]).unwrap_err();
+    // The reserve a full merge needs: n fresh blocks and an update block.
+    let h = build_with(&[
+        "ftl.mapping=hftl",
+        "ftl.group_data_blocks=6",
+        "gc.threshold=0.01",
+    ])
+    .unwrap();
+    assert_eq!((h.reserve_blocks(), h.gc_threshold_blocks()), (7, 7));
+    let l = build_with(&["ftl.mapping=lftl", "gc.threshold=0.001"]).unwrap();
+    assert_eq!(l.reserve_blocks(), 2);
+    let p = l.ftl_params().unwrap();
+    assert_eq!(p.mapping, MappingKind::Lftl);
 }

@@ -135,14 +135,31 @@ impl Config {
                 self.gc.pagc_threshold
             ));
         }
+        self.check_mapping()?;
         // Each plane holds ceil(logical / planes) logical pages; it needs blocks for them, for the
         // free blocks the trigger holds back, for three write points (host, GC, aligned GC), and at
         // least one block of slack so that a victim with an invalid page always exists (the
-        // minimum-spare rule of MODEL.md).
+        // minimum-spare rule of MODEL.md). A log-block mapping needs one update block instead of
+        // the write points and the slack.
         let per_plane_logical = logical.div_ceil(planes);
         let per_plane_blocks_needed = per_plane_logical.div_ceil(g.pages_per_block as u64)
             + self.gc_threshold_blocks() as u64
-            + 4;
+            + self.spare_slack();
+        if per_plane_blocks_needed > g.blocks_per_plane as u64 && self.ftl.mapping.is_log_block() {
+            return bad(format!(
+                "impossible geometry: with overprovision {} each plane must hold {} logical pages, \
+                 whose {} data blocks with {} free blocks held back by gc.threshold = {} and one \
+                 update block need {} blocks, but a plane has {}; raise geometry.overprovision or \
+                 lower gc.threshold",
+                g.overprovision,
+                per_plane_logical,
+                per_plane_logical.div_ceil(g.pages_per_block as u64),
+                self.gc_threshold_blocks(),
+                self.gc.threshold,
+                per_plane_blocks_needed,
+                g.blocks_per_plane
+            ));
+        }
         if per_plane_blocks_needed > g.blocks_per_plane as u64 {
             return bad(format!(
                 "impossible geometry: with overprovision {} each plane must hold {} logical pages, which \
@@ -310,7 +327,7 @@ impl Config {
         let g = &self.geometry;
         let ppb = g.pages_per_block as u64;
         let bpp = g.blocks_per_plane as u64;
-        let limit_blocks = bpp.saturating_sub(per_plane_logical.div_ceil(ppb) + 4);
+        let limit_blocks = bpp.saturating_sub(per_plane_logical.div_ceil(ppb) + self.spare_slack());
         let limit_pages = limit_blocks * ppb;
         let pages_per_plane = bpp * ppb;
         let share = |v: f64, of: u64| (v * of as f64).ceil() as u64;
@@ -335,9 +352,14 @@ impl Config {
                            limit: u64| {
             Err(ConfigError::invalid(format!(
                 "{key} = {value}{note} asks for {need} free {unit} per plane, but a plane can keep at \
-                 most {limit} free {unit} (blocks_per_plane {bpp} less {} for its logical pages, 3 \
-                 write points and 1 spare); lower {key} or raise geometry.overprovision",
-                per_plane_logical.div_ceil(ppb)
+                 most {limit} free {unit} (blocks_per_plane {bpp} less {} for its logical pages, {}); \
+                 lower {key} or raise geometry.overprovision",
+                per_plane_logical.div_ceil(ppb),
+                if self.ftl.mapping.is_log_block() {
+                    "1 update block"
+                } else {
+                    "3 write points and 1 spare"
+                }
             )))
         };
         // Preemptible GC: below the hard threshold writes stop preempting GC and wait for it, so an

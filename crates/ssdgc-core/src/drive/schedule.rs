@@ -221,9 +221,13 @@ impl Drive {
                     debug_assert_eq!(f.transfers, 0, "a copyback job without channel use");
                     t = self.res.reserve(d, t, &f).end;
                     self.pipeline.gc_started(d, &op, t, &self.timing);
-                    // A job ends with its erase: the only operation to keep for completion.
+                    // A job ends with its erase: the only operation to keep for completion. A
+                    // merge's earlier erases (it may erase several blocks) are over by the time
+                    // the next one is issued, with the die held throughout.
                     if op.is_erase() {
-                        last = Some(op);
+                        if let Some(done) = last.replace(op) {
+                            gc::complete(&mut self.ftl, done);
+                        }
                     }
                 }
                 Ok(None) => break,

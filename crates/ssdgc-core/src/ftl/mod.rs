@@ -5,21 +5,32 @@
 //! |---|---|
 //! | [`seam`] | [`FtlView`] (what a GC scheme may read) and [`FtlMechanism`] (what the host path and the GC mechanism may do) |
 //! | [`page`] | [`PageFtl`]: pure page-level mapping, the block table, pools and write points |
+//! | [`lftl`] | L-FTL: block-mapped data blocks, one page-mapped log block per logical block (AGC/DGC paper §6, §6.5) |
+//! | [`hftl`] | H-FTL: n:m hybrid log-block mapping, 2:8 by default (AGC/DGC paper §2.1, §6) |
+//! | [`logblock`] | [`LogBlockFtl`]: the log-block engine of L-FTL and H-FTL (groups, update blocks, merge planning) |
+//! | [`merge`] | [`MergePlan`]: a merge (switch, partial, full) as a log-block FTL plans it for the GC mechanism |
 //! | [`pool`] | free-pool order: `fifo`, `youngest`, `oldest` (`ftl.pool`) |
 //! | [`streams`] | write streams (host, GC, aligned, hot, cold) and their write points (`ftl.hot_to`) |
 //! | [`candidates`] | [`CandidateIndex`]: the per-plane victim index the FTL notifies; the GC layer's victim policies implement it |
 //! | [`params`] | [`FtlParams`]: what an FTL is built from |
 //!
-//! The drive holds its FTL as an [`Ftl`]: a mapping scheme behind an enum, with `#[inline]`
-//! forwarding methods (no dynamic dispatch on the hot path) and the work counters, counted here at
-//! the seam so that every scheme is counted alike.
+//! The drive holds its FTL as an [`Ftl`]: a mapping scheme behind an enum, with inlined
+//! forwarding methods (no dynamic dispatch on the hot path: the hot ones are `#[inline(always)]`,
+//! and the log-block FTL's methods are never inlined into them, so that the page-mapped arm of
+//! each `match` is inlined as the page-mapped FTL alone was) and the work counters, counted here
+//! at the seam so that every scheme is counted alike.
 //!
 //! Layering: this module and [`crate::flash`] are built from plain values and know nothing of the
 //! configuration, the GC schemes, the simulator or the metrics (`tests/layering.rs` checks it). The
 //! GC mechanism is the only caller of the GC primitives ([`Ftl::relocate`], [`Ftl::begin_erase`] /
-//! [`Ftl::finish_erase`], …); the host path calls [`Ftl::host_write`].
+//! [`Ftl::finish_erase`], [`Ftl::plan_merge`], [`Ftl::merge_copy`], …); the host path calls
+//! [`Ftl::host_write`].
 
 pub mod candidates;
+pub mod hftl;
+pub mod lftl;
+pub mod logblock;
+pub mod merge;
 pub mod page;
 pub mod params;
 pub mod pool;
@@ -27,10 +38,12 @@ pub mod seam;
 pub mod streams;
 
 pub use candidates::{CandidateIndex, CandidateIndexKind, PlaneView};
+pub use logblock::LogBlockFtl;
+pub use merge::{LogStats, MergeCounts, MergeKind, MergePlan, PageCopy};
 pub use page::PageFtl;
-pub use params::{FtlParams, Trigger};
+pub use params::{FtlParams, GroupShape, LogParams, MappingKind, MergeVictim, Trigger};
 pub use pool::{PoolOrder, Take};
-pub use seam::{FtlMechanism, FtlView};
+pub use seam::{FtlMechanism, FtlView, GcAhead};
 pub use streams::{HotTo, Stream, StreamLayout};
 
 use crate::flash::Geometry;
@@ -69,6 +82,9 @@ pub struct FtlCounters {
     pub moves_by_class: [u64; 3],
     /// PaGC: victims collected by planes that joined another plane's GC.
     pub pagc_joined: u64,
+    /// Log-block mappings: merges, pages copied and blocks erased, per kind ([`MergeKind`] as
+    /// index: switch, partial, full).
+    pub merges: [MergeCounts; 3],
 }
 
 /// An FTL failure that the scheduling should have made impossible: reported, never a panic.
@@ -81,6 +97,8 @@ pub enum FtlError {
 /// The mapping schemes a drive can use.
 enum Mapping {
     Page(PageFtl),
+    /// L-FTL or H-FTL.
+    LogBlock(LogBlockFtl),
 }
 
 /// Runs `$body` with `$f` bound to the mapping scheme behind `$self.map`.
@@ -88,11 +106,13 @@ macro_rules! with_map {
     ($self:expr, $f:ident => $body:expr) => {
         match $self.map {
             Mapping::Page(ref $f) => $body,
+            Mapping::LogBlock(ref $f) => $body,
         }
     };
     (mut $self:expr, $f:ident => $body:expr) => {
         match $self.map {
             Mapping::Page(ref mut $f) => $body,
+            Mapping::LogBlock(ref mut $f) => $body,
         }
     };
 }
@@ -100,36 +120,92 @@ macro_rules! with_map {
 /// The FTL of one drive: its mapping scheme and the work counters.
 pub struct Ftl {
     map: Mapping,
+    /// The geometry and the static allocation every mapping shares, kept here so that the two
+    /// most frequent queries ([`Ftl::geometry`], [`Ftl::plane_of`]) need no `match`.
+    geo: Geometry,
+    alloc: crate::flash::StaticAllocator,
     /// Work counters; reset after preconditioning.
     pub counters: FtlCounters,
 }
 
 impl Ftl {
-    /// An empty (freshly erased) drive with the page-mapped FTL, built from its parameters or from
-    /// anything that converts into them (a configuration: `Ftl::new(&cfg, &geo)`).
+    /// An empty (freshly erased) drive with the FTL of `params.mapping`, built from its parameters
+    /// or from anything that converts into them (a configuration: `Ftl::new(&cfg, &geo)`).
     pub fn new<P>(params: P, geo: &Geometry) -> Result<Ftl, String>
     where
         P: TryInto<FtlParams>,
         P::Error: std::fmt::Display,
     {
         let params = params.try_into().map_err(|e| e.to_string())?;
-        Ok(Ftl::page(&params, geo))
+        Ok(match params.mapping {
+            MappingKind::Page => Ftl::page(&params, geo),
+            MappingKind::Lftl | MappingKind::Hftl => Ftl::log_block(&params, geo),
+        })
     }
 
     /// An empty drive with the page-mapped FTL.
     pub fn page(params: &FtlParams, geo: &Geometry) -> Ftl {
         Ftl {
             map: Mapping::Page(PageFtl::new(params, geo)),
+            geo: geo.clone(),
+            alloc: crate::flash::StaticAllocator::new(params.allocation, geo),
             counters: FtlCounters::default(),
+        }
+    }
+
+    /// An empty drive with the log-block FTL `params.mapping` (L-FTL or H-FTL).
+    pub fn log_block(params: &FtlParams, geo: &Geometry) -> Ftl {
+        let f = match params.mapping {
+            MappingKind::Hftl => hftl::new(params, geo),
+            _ => lftl::new(params, geo),
+        };
+        Ftl {
+            map: Mapping::LogBlock(f),
+            geo: geo.clone(),
+            alloc: crate::flash::StaticAllocator::new(params.allocation, geo),
+            counters: FtlCounters::default(),
+        }
+    }
+
+    /// The mapping scheme.
+    pub fn mapping(&self) -> MappingKind {
+        match self.map {
+            Mapping::Page(_) => MappingKind::Page,
+            Mapping::LogBlock(ref f) => f.kind(),
+        }
+    }
+
+    /// True when GC merges logical groups ([`Ftl::plan_merge`]) rather than collecting victim
+    /// blocks ([`Ftl::choose_victim`]).
+    #[inline(always)]
+    pub fn plans_merges(&self) -> bool {
+        matches!(self.map, Mapping::LogBlock(_))
+    }
+
+    /// The log-block mapping's group shape and update-block figures; `None` under page mapping.
+    pub fn log_stats(&self) -> Option<(GroupShape, LogStats)> {
+        match self.map {
+            Mapping::Page(_) => None,
+            Mapping::LogBlock(ref f) => Some((f.shape(), f.stats())),
+        }
+    }
+
+    /// Resets the work counters (and the log-block mapping's peak and overflow figures): after
+    /// preconditioning.
+    pub fn reset_counters(&mut self) {
+        self.counters = FtlCounters::default();
+        if let Mapping::LogBlock(ref mut f) = self.map {
+            f.reset_stats();
         }
     }
 
     // --- what a scheme may read (`FtlView`) ---
 
     /// The geometry.
-    #[inline]
+    #[inline(always)]
     pub fn geometry(&self) -> &Geometry {
-        with_map!(self, f => f.geometry())
+        debug_assert_eq!(&self.geo, with_map!(self, f => f.geometry()));
+        &self.geo
     }
 
     /// The victim policy in use.
@@ -138,78 +214,92 @@ impl Ftl {
     }
 
     /// The plane holding a logical page.
-    #[inline]
+    #[inline(always)]
     pub fn plane_of(&self, lpn: Lpn) -> u32 {
-        with_map!(self, f => f.plane_of(lpn))
+        debug_assert_eq!(
+            self.alloc.plane_of(lpn),
+            with_map!(self, f => f.plane_of(lpn))
+        );
+        self.alloc.plane_of(lpn)
     }
 
     /// Where a logical page is in flash, or `None` if it was never written or is held in the DRAM
     /// buffer ([`Ftl::is_buffered`]).
-    #[inline]
+    #[inline(always)]
     pub fn lookup(&self, lpn: Lpn) -> Option<Ppn> {
         with_map!(self, f => f.lookup(lpn))
     }
 
     /// True when the logical page's data is in the DRAM buffer, waiting to be committed to flash.
-    #[inline]
+    #[inline(always)]
     pub fn is_buffered(&self, lpn: Lpn) -> bool {
         with_map!(self, f => f.is_buffered(lpn))
     }
 
     /// Pages of a plane held in the DRAM buffer.
-    #[inline]
+    #[inline(always)]
     pub fn buffered_pages(&self, plane: u32) -> u32 {
         with_map!(self, f => f.buffered_pages(plane))
     }
 
     /// The logical page stored at a physical page, if that page is valid.
-    #[inline]
+    #[inline(always)]
     pub fn reverse(&self, ppn: Ppn) -> Option<Lpn> {
         with_map!(self, f => f.reverse(ppn))
     }
 
     /// Free blocks in a plane's pool.
-    #[inline]
+    #[inline(always)]
     pub fn free_blocks(&self, plane: u32) -> u32 {
         with_map!(self, f => f.free_blocks(plane))
     }
 
     /// Free blocks a plane needs so that a host write and a GC job can each open a block
     /// ([`FtlView::reserve_blocks`]).
-    #[inline]
+    #[inline(always)]
     pub fn reserve_blocks(&self) -> u32 {
         with_map!(self, f => f.reserve_blocks())
     }
 
     /// Free pages in a plane: free blocks plus what is left in the open write points.
-    #[inline]
+    #[inline(always)]
     pub fn free_pages(&self, plane: u32) -> u64 {
         with_map!(self, f => f.free_pages(plane))
     }
 
     /// Free blocks below which a plane collects.
-    #[inline]
+    #[inline(always)]
     pub fn threshold_blocks(&self) -> u32 {
         with_map!(self, f => f.threshold_blocks())
     }
 
     /// True when a plane is below the GC threshold: free blocks below `threshold_blocks` or, with the
     /// free-page trigger, free pages below the threshold share (and never fewer than two free blocks).
-    #[inline]
+    #[inline(always)]
     pub fn needs_gc(&self, plane: u32) -> bool {
         with_map!(self, f => f.needs_gc(plane))
     }
 
-    /// True when a host write of `lpn` now would find its GC due ([`FtlView::write_needs_gc`]).
-    #[inline]
+    /// True when a host write of `lpn`, served now, would first need GC ([`FtlView::write_needs_gc`]).
+    #[inline(always)]
     pub fn write_needs_gc(&self, lpn: Lpn) -> bool {
         with_map!(self, f => f.write_needs_gc(lpn))
     }
 
-    /// How many of the host writes `lpns` go before one finds its GC due
-    /// ([`FtlView::writes_before_gc`]).
-    pub fn writes_before_gc(&self, lpns: &[Lpn]) -> usize {
-        with_map!(self, f => f.writes_before_gc(lpns))
+    /// The GC the host writes `lpns` will find due first ([`FtlView::gc_ahead`]).
+    pub fn gc_ahead(&self, lpns: &[Lpn]) -> Option<GcAhead> {
+        with_map!(self, f => f.gc_ahead(lpns))
+    }
+
+    /// The group a merge of `plane` would take now ([`FtlView::merge_candidate`]).
+    pub fn merge_candidate(&self, plane: u32, of: Option<Lpn>, rng: &mut SimRng) -> Option<u32> {
+        with_map!(self, f => f.merge_candidate(plane, of, rng))
+    }
+
+    /// Pages copied and blocks erased by group `group`'s merge, were it planned now
+    /// ([`FtlView::merge_cost`]).
+    pub fn merge_cost(&self, plane: u32, group: u32) -> (u32, u32) {
+        with_map!(self, f => f.merge_cost(plane, group))
     }
 
     /// True when a host write of `lpn` now would open a fresh block
@@ -219,21 +309,27 @@ impl Ftl {
         with_map!(self, f => f.write_opens_block(lpn))
     }
 
+    /// Host pages `lpn`'s logical group can take before it needs a merge; `None` under page mapping
+    /// ([`FtlView::update_room`]).
+    pub fn update_room(&self, lpn: Lpn) -> Option<u32> {
+        with_map!(self, f => f.update_room(lpn))
+    }
+
     /// Share of a plane's pages that are free (free blocks and the open write points' rest).
-    #[inline]
+    #[inline(always)]
     pub fn free_share(&self, plane: u32) -> f64 {
         with_map!(self, f => f.free_share(plane))
     }
 
     /// The page offset the next write of `stream` in `plane` lands on (0 when a fresh block will be
     /// opened).
-    #[inline]
+    #[inline(always)]
     pub fn write_offset(&self, plane: u32, stream: Stream) -> u32 {
         with_map!(self, f => f.write_offset(plane, stream))
     }
 
     /// Valid pages in a drive-wide block.
-    #[inline]
+    #[inline(always)]
     pub fn valid_pages(&self, global_block: u32) -> u32 {
         with_map!(self, f => f.valid_pages(global_block))
     }
@@ -254,7 +350,7 @@ impl Ftl {
     }
 
     /// Next valid page of a victim at or after page `from`, as (page index, lpn).
-    #[inline]
+    #[inline(always)]
     pub fn next_valid_in_block(&self, plane: u32, block: u32, from: u32) -> Option<(u32, Lpn)> {
         with_map!(self, f => f.next_valid_in_block(plane, block, from))
     }
@@ -274,7 +370,7 @@ impl Ftl {
 
     /// Writes host data for `lpn`: invalidates the old copy, programs a new page at the plane's host
     /// write point and maps it. Returns the new physical page.
-    #[inline]
+    #[inline(always)]
     pub fn host_write(&mut self, lpn: Lpn) -> Result<Ppn, FtlError> {
         let ppn = with_map!(mut self, f => f.host_write(lpn))?;
         self.counters.host_pages_written += 1;
@@ -300,13 +396,13 @@ impl Ftl {
     }
 
     /// Moves the valid page `src` (holding `lpn`) to the plane's GC write point. Returns the new page.
-    #[inline]
+    #[inline(always)]
     pub fn relocate(&mut self, src: Ppn, lpn: Lpn) -> Result<Ppn, FtlError> {
         self.relocate_to(src, lpn, Stream::Gc)
     }
 
     /// Moves the valid page `src` (holding `lpn`) to the plane's write point of `stream`.
-    #[inline]
+    #[inline(always)]
     pub fn relocate_to(&mut self, src: Ppn, lpn: Lpn, stream: Stream) -> Result<Ppn, FtlError> {
         let dst = with_map!(mut self, f => f.relocate_to(src, lpn, stream))?;
         self.counters.gc_pages_moved += 1;
@@ -351,5 +447,42 @@ impl Ftl {
     pub fn finish_erase(&mut self, plane: u32, block: u32) {
         with_map!(mut self, f => f.finish_erase(plane, block));
         self.counters.blocks_erased += 1;
+    }
+
+    /// Plans a merge in `plane` ([`FtlMechanism::plan_merge`]): counted as a victim (the GC
+    /// invocation) holding the pages it will copy, and as a merge of its kind.
+    pub fn plan_merge(&mut self, plane: u32, rng: &mut SimRng) -> Option<MergePlan> {
+        let plan = with_map!(mut self, f => f.plan_merge(plane, rng))?;
+        self.counters.victims += 1;
+        self.counters.victim_valid_pages += plan.copies.len() as u64;
+        self.counters.merges[plan.kind as usize].count += 1;
+        Some(plan)
+    }
+
+    /// Plans the merge of group `group` of `plane` ([`FtlMechanism::plan_group_merge`]), counted
+    /// as [`Ftl::plan_merge`] counts a merge.
+    pub fn plan_group_merge(&mut self, plane: u32, group: u32) -> Option<MergePlan> {
+        let plan = with_map!(mut self, f => f.plan_group_merge(plane, group))?;
+        self.counters.victims += 1;
+        self.counters.victim_valid_pages += plan.copies.len() as u64;
+        self.counters.merges[plan.kind as usize].count += 1;
+        Some(plan)
+    }
+
+    /// Carries out one page copy of a merge of kind `kind` ([`FtlMechanism::merge_copy`]); false
+    /// when the page was superseded and nothing was copied.
+    pub fn merge_copy(&mut self, kind: MergeKind, c: PageCopy) -> bool {
+        let done = with_map!(mut self, f => f.merge_copy(c));
+        if done {
+            self.counters.gc_pages_moved += 1;
+            self.counters.merges[kind as usize].pages_copied += 1;
+        }
+        done
+    }
+
+    /// Starts erasing block `block` of `plane`, which a merge of kind `kind` detached.
+    pub fn merge_erase(&mut self, kind: MergeKind, plane: u32, block: u32) {
+        self.begin_erase(plane, block);
+        self.counters.merges[kind as usize].blocks_erased += 1;
     }
 }

@@ -11,11 +11,25 @@
 //! pages are physical page numbers ([`crate::units::Ppn`]) or offsets inside a block.
 
 use super::candidates::CandidateIndexKind;
+use super::merge::{MergePlan, PageCopy};
 use super::streams::Stream;
 use super::{BlockState, FtlError};
 use crate::flash::Geometry;
 use crate::rng::SimRng;
 use crate::units::{Lpn, Ppn};
+
+/// The GC a previewed sequence of host writes will find due ([`FtlView::gc_ahead`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GcAhead {
+    /// Index of the first write that finds its GC due.
+    pub write: usize,
+    /// The plane that must collect first.
+    pub plane: u32,
+    /// Under a log-block mapping, a logical page whose group an earlier write of the sequence
+    /// fills (its update space used up): that group's merge is the GC due. `None` when the GC due
+    /// is the plane's (its free blocks, or a group already due).
+    pub group: Option<Lpn>,
+}
 
 /// What may be read about an FTL. Every method is a query: it changes nothing.
 pub trait FtlView {
@@ -51,21 +65,51 @@ pub trait FtlView {
     fn threshold_blocks(&self) -> u32;
     /// True when a plane is below the GC trigger.
     fn needs_gc(&self, plane: u32) -> bool;
-    /// True when a host write of `lpn` now would find its GC due: under on-demand collection it
-    /// waits for GC (AGC/DGC paper §2.2, an "update block reclaiming" GC). The default: the
-    /// page's plane is below the trigger.
+    /// True when a host write of `lpn`, served now, would first need GC (a merge, under a log-block
+    /// mapping): the on-demand trigger collects before exactly such a write. A look-ahead scheme
+    /// asks it of the writes waiting in the device queue, to do that GC ahead of them.
+    ///
+    /// Every mapping so far answers by the write's plane ([`FtlView::needs_gc`]): the page-mapped
+    /// FTL's trigger is per plane, and the log-block FTLs mark their plane as needing GC as soon as
+    /// one of its groups has used up its update blocks (or the plane its free blocks or its cap of
+    /// update blocks), so that no write to the plane can find its group without space.
     fn write_needs_gc(&self, lpn: Lpn) -> bool {
         self.needs_gc(self.plane_of(lpn))
     }
-    /// How many of the host writes `lpns`, written in this order with no GC in between, go before
-    /// one finds its GC due (`lpns.len()` when none does): what AGC's look-ahead GC asks of a
-    /// previewed command (AGC/DGC paper §5.1). The default looks at the FTL as it is now, so it
-    /// only sees a GC already due; a mapping scheme that can tell when its writes will make one
-    /// due overrides it.
-    fn writes_before_gc(&self, lpns: &[Lpn]) -> usize {
-        lpns.iter()
-            .position(|&l| self.write_needs_gc(l))
-            .unwrap_or(lpns.len())
+    /// Host pages the logical group of `lpn` can still take before it needs a merge — what is left
+    /// of its update blocks and the update blocks it may still open — or `None` when the mapping
+    /// has no per-group space (page-mapped: space is per plane). A look-ahead scheme compares it
+    /// with a queued request's pages of that group (AGC/DGC paper §5.1, Fig. 5: "the logical block
+    /// corresponding to that request has only one free page"). The plane's own limits (free
+    /// blocks, `ftl.log_blocks`) are [`FtlView::needs_gc`]'s.
+    fn update_room(&self, _lpn: Lpn) -> Option<u32> {
+        None
+    }
+    /// The GC that the host writes `lpns`, written in this order with no GC in between, will
+    /// find due first (`None` when none will): what AGC's look-ahead GC asks of a previewed
+    /// command (AGC/DGC paper §5.1). The default looks at the FTL as it is now, so it only sees a
+    /// GC already due; a mapping scheme that can tell when its writes will make one due overrides
+    /// it.
+    fn gc_ahead(&self, lpns: &[Lpn]) -> Option<GcAhead> {
+        let write = lpns.iter().position(|&l| self.write_needs_gc(l))?;
+        Some(GcAhead {
+            write,
+            plane: self.plane_of(lpns[write]),
+            group: None,
+        })
+    }
+    /// The group a merge of `plane` would take now (log-block mappings): the logical group of
+    /// `of` if it may be merged now, or with `of = None` the group
+    /// [`FtlMechanism::plan_merge`] would choose, drawing from `rng` as it would. Changes nothing
+    /// in the FTL. `None` when there is no such group, or the mapping does not merge.
+    fn merge_candidate(&self, _plane: u32, _of: Option<Lpn>, _rng: &mut SimRng) -> Option<u32> {
+        None
+    }
+    /// The pages group `group` of `plane`'s merge would copy and the blocks it would erase, were
+    /// it planned now (the `n_valid` and κ of the AGC/DGC paper's eq. 2); `(0, 0)` when the
+    /// mapping does not merge.
+    fn merge_cost(&self, _plane: u32, _group: u32) -> (u32, u32) {
+        (0, 0)
     }
     /// True when a host write of `lpn` now would open a fresh block for its write point (the
     /// delay block of DGC's update block replacement, AGC/DGC paper §5.2, when its GC is due and
@@ -125,4 +169,24 @@ pub trait FtlMechanism: FtlView {
     /// Completes an erase: the block's erase count grows by one and it returns to its plane's free
     /// pool.
     fn finish_erase(&mut self, plane: u32, block: u32);
+    /// Plans a merge in `plane` (log-block mappings): chooses the group (one whose update space is
+    /// used up first, else by the merge victim policy), decides its kind, re-points its logical
+    /// blocks at their new data blocks and detaches the blocks the merge will erase. `None` when
+    /// the plane has no group to merge, or the mapping does not merge (page-mapped: GC collects
+    /// victim blocks, [`FtlMechanism::choose_victim`]).
+    fn plan_merge(&mut self, _plane: u32, _rng: &mut SimRng) -> Option<MergePlan> {
+        None
+    }
+    /// Carries out one page copy of a planned merge: programs `c.dst` with `c.lpn`'s data,
+    /// invalidates `c.src` and remaps. False (and nothing programmed) when `c.lpn` no longer lives
+    /// at `c.src`. Only called with the copies of a plan this mapping returned.
+    fn merge_copy(&mut self, _c: PageCopy) -> bool {
+        false
+    }
+    /// Plans the merge of group `group` of `plane`, a group [`FtlView::merge_candidate`]
+    /// returned with nothing changed since: as [`FtlMechanism::plan_merge`] does for the group it
+    /// chooses. `None` when the mapping does not merge.
+    fn plan_group_merge(&mut self, _plane: u32, _group: u32) -> Option<MergePlan> {
+        None
+    }
 }

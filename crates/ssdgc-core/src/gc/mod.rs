@@ -10,6 +10,12 @@
 //! State changes happen when an operation is *dispatched*: a move remaps its page at dispatch (the
 //! die is then busy until the move ends, so nothing on that plane observes the intermediate state), an
 //! erase marks the block `Erasing` at dispatch and returns it to the free pool at completion.
+//!
+//! Under a log-block FTL (`ftl.mapping = "lftl"` or `"hftl"`) a job is a *merge*
+//! ([`crate::ftl::merge`]): the FTL plans it (which group, which page goes where, which blocks are
+//! erased: [`Ftl::plan_merge`]) and the job carries out its page copies as [`GcOp::Move`]s, then its
+//! erases as one [`GcOp::Erase`] each — a job may end with several erases; it is done when its last
+//! operation has been dispatched ([`GcJob::erase_issued`]).
 
 pub mod axis;
 pub mod compose;
@@ -23,7 +29,7 @@ pub mod victim;
 pub mod when;
 
 use crate::flash::{check_multiplane, FlashOp, Timing};
-use crate::ftl::{Ftl, FtlError, Stream};
+use crate::ftl::{Ftl, FtlError, MergeKind, MergePlan, Stream};
 use crate::rng::SimRng;
 use crate::units::{Ppn, SimTime, NO_PAGE};
 use pagc_plan::{MoveClass, Plan, MAX_PLANES};
@@ -47,6 +53,18 @@ pub struct GcJob {
     erase_issued: bool,
     /// A parallel job across planes of the die (PaGC), if it is one.
     multi: Option<Box<ParallelJob>>,
+    /// A merge of a log-block FTL, if it is one.
+    merge: Option<Box<MergeJob>>,
+}
+
+/// The part of a job that carries out a log-block FTL's merge: its plan and how far it has got.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergeJob {
+    plan: MergePlan,
+    /// Next copy to dispatch.
+    copy: usize,
+    /// Next erase to dispatch.
+    erase: usize,
 }
 
 /// The part of a job that collects one victim in each of several planes of a die at once.
@@ -178,10 +196,18 @@ impl GcJob {
     /// valid page there is still to be moved.
     pub fn collects(&self, plane: u32, block: u32) -> bool {
         !self.erase_issued
-            && match &self.multi {
-                None => self.plane == plane && self.block == block,
-                Some(m) => m.victims.contains(&(plane, block)),
+            && match (&self.multi, &self.merge) {
+                (Some(m), _) => m.victims.contains(&(plane, block)),
+                (None, Some(m)) => {
+                    self.plane == plane && m.erase == 0 && m.plan.erase.contains(&block)
+                }
+                (None, None) => self.plane == plane && self.block == block,
             }
+    }
+
+    /// The kind of merge the job carries out, if it is a log-block FTL's merge.
+    pub fn merge_kind(&self) -> Option<MergeKind> {
+        self.merge.as_ref().map(|m| m.plan.kind)
     }
 
     /// True for a parallel job (PaGC).
@@ -189,7 +215,8 @@ impl GcJob {
         self.multi.is_some()
     }
 
-    /// True once the erase has been dispatched (no operation remains).
+    /// True once the erase has been dispatched (no operation remains); for a merge, its last
+    /// erase.
     pub fn erase_issued(&self) -> bool {
         self.erase_issued
     }
@@ -203,16 +230,29 @@ impl GcJob {
                 .multi
                 .as_ref()
                 .is_some_and(|m| m.next > 0 || !m.pending.is_empty())
+            || self
+                .merge
+                .as_ref()
+                .is_some_and(|m| m.copy > 0 || m.erase > 0)
     }
 
-    /// The victim blocks the job collects (1, or one per plane of a parallel job).
+    /// The blocks the job erases: its victim (1), one per plane of a parallel job, or a merge's
+    /// (κ of the AGC/DGC paper's eq. 2).
     pub fn victims(&self) -> u32 {
-        self.multi.as_ref().map_or(1, |m| m.victims.len() as u32)
+        match (&self.multi, &self.merge) {
+            (Some(m), _) => m.victims.len() as u32,
+            (None, Some(m)) => m.plan.erase.len() as u32,
+            (None, None) => 1,
+        }
     }
 }
 
 /// Chooses a victim in `plane` and starts a job for it, or `None` when the plane has no candidate.
+/// Under a log-block FTL the job is the merge the FTL plans ([`start_merge`]).
 pub fn start_job(ftl: &mut Ftl, plane: u32, rng: &mut SimRng, now: SimTime) -> Option<GcJob> {
+    if ftl.plans_merges() {
+        return start_merge(ftl, plane, rng, now);
+    }
     let block = ftl.choose_victim(plane, rng)?;
     let gb = plane * ftl.geometry().blocks_per_plane + block;
     Some(GcJob {
@@ -224,17 +264,21 @@ pub fn start_job(ftl: &mut Ftl, plane: u32, rng: &mut SimRng, now: SimTime) -> O
         cursor: 0,
         erase_issued: false,
         multi: None,
+        merge: None,
     })
 }
 
 /// Gives up `job` before any of its operations was dispatched: its victims become candidates
 /// again ([`Ftl::return_victim`]) and count as victims no more. For a scheme that chose a victim
-/// to weigh a GC before running it (AGC's look-ahead, AGC/DGC paper §5.1, eq. 2).
+/// to weigh a GC before running it (AGC's look-ahead, AGC/DGC paper §5.1, eq. 2). Never a merge:
+/// the FTL has re-pointed its group when it planned it (weigh a merge before planning it,
+/// [`Ftl::merge_cost`]).
 pub fn abandon(ftl: &mut Ftl, job: GcJob) {
     assert!(
         !job.started(),
         "abandoning a GC job whose operations have started"
     );
+    assert!(job.merge.is_none(), "abandoning a planned merge");
     match &job.multi {
         None => ftl.return_victim(job.plane, job.block),
         Some(m) => {
@@ -244,6 +288,92 @@ pub fn abandon(ftl: &mut Ftl, job: GcJob) {
             ftl.counters.pagc_joined -= m.victims.len() as u64 - 1;
         }
     }
+}
+
+/// Starts a job for the merge the log-block FTL plans in `plane`, or `None` when it has no group to
+/// merge. `block` is the first block the merge erases; `valid_at_pick` the pages it copies.
+///
+/// A merge with no flash operation (an update block written in order becomes the data block of a
+/// logical block that had none: a switch or partial merge with nothing to copy or erase) is done
+/// when it is planned; the FTL then plans the next one — unless the plane needed GC and no longer
+/// does (`None`: the need was met without flash work). A job always has an operation, so a
+/// trigger that starts jobs until its plane is served never spins on empty ones.
+#[inline(never)]
+pub fn start_merge(ftl: &mut Ftl, plane: u32, rng: &mut SimRng, now: SimTime) -> Option<GcJob> {
+    let needed = ftl.needs_gc(plane);
+    // Each empty merge takes one group off the candidates: bounded by the plane's blocks.
+    for _ in 0..=ftl.geometry().blocks_per_plane {
+        let plan = ftl.plan_merge(plane, rng)?;
+        debug_assert_eq!(plan.plane, plane);
+        if plan.copies.is_empty() && plan.erase.is_empty() {
+            if needed && !ftl.needs_gc(plane) {
+                return None;
+            }
+            continue;
+        }
+        return Some(merge_job(plan, now));
+    }
+    None
+}
+
+/// Starts a job for the merge of group `group` of `plane`, a group [`Ftl::merge_candidate`]
+/// returned (a scheme that weighs a merge before it is planned: AGC's look-ahead GC, AGC/DGC paper
+/// §5.1). `None` when the merge has no flash operation (done when planned) or the group cannot be
+/// merged.
+#[inline(never)]
+pub fn start_group_merge(ftl: &mut Ftl, plane: u32, group: u32, now: SimTime) -> Option<GcJob> {
+    let plan = ftl.plan_group_merge(plane, group)?;
+    debug_assert_eq!(plan.plane, plane);
+    (!plan.copies.is_empty() || !plan.erase.is_empty()).then(|| merge_job(plan, now))
+}
+
+/// The job carrying out `plan`: `block` is the first block it erases, `valid_at_pick` the pages it
+/// copies.
+fn merge_job(plan: MergePlan, now: SimTime) -> GcJob {
+    GcJob {
+        plane: plan.plane,
+        block: plan.erase.first().copied().unwrap_or(u32::MAX),
+        valid_at_pick: plan.copies.len() as u32,
+        moved: 0,
+        started: now,
+        cursor: 0,
+        erase_issued: false,
+        multi: None,
+        merge: Some(Box::new(MergeJob {
+            plan,
+            copy: 0,
+            erase: 0,
+        })),
+    }
+}
+
+/// Dispatches the next operation of a merge: its next page copy that still applies (a copy whose
+/// page a host write superseded during the merge is skipped), then its erases one by one.
+#[inline(never)]
+fn dispatch_merge(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, FtlError> {
+    let m = job.merge.as_mut().expect("a merge job");
+    let kind = m.plan.kind;
+    while let Some(&c) = m.plan.copies.get(m.copy) {
+        m.copy += 1;
+        if ftl.merge_copy(kind, c) {
+            job.moved += 1;
+            return Ok(Some(GcOp::Move {
+                src: c.src,
+                dst: c.dst,
+            }));
+        }
+    }
+    let Some(&block) = m.plan.erase.get(m.erase) else {
+        job.erase_issued = true;
+        return Ok(None);
+    };
+    m.erase += 1;
+    ftl.merge_erase(kind, job.plane, block);
+    job.erase_issued = m.erase == m.plan.erase.len();
+    Ok(Some(GcOp::Erase {
+        plane: job.plane,
+        block,
+    }))
 }
 
 /// Free blocks a plane needs to take part in a parallel job.
@@ -511,9 +641,13 @@ pub fn commit_buffered(ftl: &mut Ftl, planes: &[u32]) -> Result<Option<GcOp>, Ft
 
 /// Dispatches the job's next operation, applying its effect on the mapping: a move relocates its page
 /// now; an erase marks the block erasing. `Ok(None)` when the job has no operation left.
+#[inline]
 pub fn dispatch_next(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, FtlError> {
     if job.multi.is_some() {
         return dispatch_parallel(ftl, job);
+    }
+    if job.merge.is_some() {
+        return dispatch_merge(ftl, job);
     }
     if job.erase_issued {
         return Ok(None);
@@ -537,10 +671,10 @@ pub fn dispatch_next(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, Ftl
 /// Dispatches the move of valid page `src` of a (single-plane) job's victim out of order, ahead of
 /// the pages before it (merging, preemptible-GC paper §III-B). The page is remapped now like any
 /// move; the job's scan later finds it invalid and skips it. `Ok(None)` when `src` is not a valid page
-/// of the job's victim or the job is parallel.
+/// of the job's victim or the job is parallel or a merge (whose copies go to fixed pages in order).
 pub fn dispatch_page(ftl: &mut Ftl, job: &mut GcJob, src: Ppn) -> Result<Option<GcOp>, FtlError> {
     let a = ftl.geometry().addr(src);
-    if job.multi.is_some() || !job.collects(a.plane, a.block) {
+    if job.multi.is_some() || job.merge.is_some() || !job.collects(a.plane, a.block) {
         return Ok(None);
     }
     let Some(lpn) = ftl.reverse(src) else {
@@ -584,7 +718,12 @@ pub fn collect_now(
         return Ok(None);
     };
     while let Some(op) = dispatch_next(ftl, &mut job)? {
-        complete(ftl, op);
+        // Only erases have anything to complete (moves change the mapping at dispatch).
+        match op {
+            GcOp::Erase { plane, block } => ftl.finish_erase(plane, block),
+            GcOp::MultiErase { .. } => complete(ftl, op),
+            _ => {}
+        }
     }
     Ok(Some(job))
 }

@@ -20,6 +20,7 @@ use crate::engine::{Event, EventQueue};
 use crate::gc::scheme::Command;
 use crate::gc::when::agc::MAX_PREVIEW_PAGES;
 use crate::metrics::breakdown::Breakdown;
+use crate::metrics::request_log::{RequestRecord, RequestSink};
 use crate::metrics::{Responses, Series};
 use crate::sim::SimError;
 use crate::units::{Lpn, SimTime};
@@ -56,6 +57,9 @@ struct Req {
     write: bool,
     /// The drives it has a piece on (bit `d` = drive `d`).
     drives: u64,
+    /// Its first byte and length, as the workload gave them (for the per-request log).
+    offset: u64,
+    bytes: u64,
 }
 
 /// Counters of the requests at the front end.
@@ -122,6 +126,8 @@ pub(crate) struct FrontEnd {
     at_once: Vec<u32>,
     /// Scratch of `admit`: the first page of the request being admitted on each drive.
     piece_first: Vec<Lpn>,
+    /// The per-request log's sink, when one is set.
+    pub request_sink: Option<Box<dyn RequestSink>>,
 }
 
 impl FrontEnd {
@@ -184,6 +190,7 @@ impl FrontEnd {
             buffer_latency: cfg.buffer.latency.0,
             at_once: vec![0; drives],
             piece_first: vec![0; drives],
+            request_sink: None,
             stripe,
         }
     }
@@ -426,6 +433,8 @@ impl FrontEnd {
             pending: npages as u32,
             write,
             drives: 0,
+            offset: rec.offset,
+            bytes: rec.len,
         };
         self.stats.writes_seen += u64::from(write);
         let id = match self.free_reqs.pop() {
@@ -692,6 +701,17 @@ impl FrontEnd {
         // The request's parts: its last page's, plus its wait for a device-queue slot.
         bd.cngc += r.admitted - r.arrival;
         let (write, arrival, index, write_index) = (r.write, r.arrival, r.index, r.write_index);
+        if let Some(sink) = self.request_sink.as_mut() {
+            sink.record(&RequestRecord {
+                index,
+                arrival,
+                completion: io.now,
+                op: if write { Op::Write } else { Op::Read },
+                offset: r.offset,
+                bytes: r.bytes,
+                breakdown: bd,
+            });
+        }
         self.stats.requests.record(lat, write, &bd);
         if let Some(s) = self.stats.by_write.as_mut().filter(|_| write) {
             s.add(write_index, lat);

@@ -130,7 +130,58 @@ counters! {
         pub agc_resumed: u64,
         /// Look-ahead jobs given up because eq. 2's estimate did not fit.
         pub agc_unfit: u64,
+        /// Log-block mappings: merges, pages copied and blocks erased per kind.
+        pub merges: MergeWork,
+        /// Log-block mappings: update blocks held at the end of the run.
+        pub update_blocks: u64,
+        /// Log-block mappings: the most update blocks one drive held at once (over an array's
+        /// drives, the largest).
+        pub update_blocks_peak: Peak,
+        /// Log-block mappings: update blocks opened beyond a group's shape or the plane's cap.
+        pub overflow_blocks: u64,
     }
+}
+
+/// A log-block FTL's merges, pages copied and blocks erased, per kind (index: switch, partial,
+/// full, as [`crate::ftl::MergeKind`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MergeWork {
+    pub count: [u64; 3],
+    pub pages_copied: [u64; 3],
+    pub blocks_erased: [u64; 3],
+}
+
+impl AddAssign for MergeWork {
+    fn add_assign(&mut self, o: MergeWork) {
+        for k in 0..3 {
+            self.count[k] += o.count[k];
+            self.pages_copied[k] += o.pages_copied[k];
+            self.blocks_erased[k] += o.blocks_erased[k];
+        }
+    }
+}
+
+/// A figure that combines over an array's drives by its maximum: `+=` keeps the larger.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Peak(pub u64);
+
+impl AddAssign for Peak {
+    fn add_assign(&mut self, o: Peak) {
+        self.0 = self.0.max(o.0);
+    }
+}
+
+/// The log-block mapping of a run's drives (`ftl.mapping` = `lftl` or `hftl`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MappingInfo {
+    /// `lftl` or `hftl`.
+    pub mapping: String,
+    /// Logical blocks per group (n).
+    pub data_blocks_per_group: u32,
+    /// Update blocks per group (m).
+    pub update_blocks_per_group: u32,
+    /// `ftl.log_blocks` (0: no cap).
+    pub log_blocks: u32,
 }
 
 /// Requests as the host (or one drive of an array) saw them.
@@ -178,6 +229,8 @@ pub struct RunFigures<'a> {
     pub series_window: Option<u64>,
     /// The drives, in order.
     pub drives: Vec<DriveFigures<'a>>,
+    /// The drives' log-block mapping; `None` under page mapping.
+    pub mapping: Option<MappingInfo>,
     /// Simulated time at the last event.
     pub simulated: SimTime,
     pub wall_s: f64,

@@ -1,14 +1,19 @@
 //! Measurements: latency distributions and the run report.
 
 pub mod breakdown;
+pub mod cdf;
 pub mod figures;
+pub mod headline;
 pub mod idle;
 pub mod report;
+pub mod request_log;
 mod responses;
 mod series;
 mod table;
 
+pub use cdf::{CdfPoint, LatencyCdfs, LatencyClass};
 pub use responses::{Responses, EXCESS_STEPS_MS, MARGINAL_RESPONSE};
+pub use series::{Series, SeriesPoint};
 
 /// True when a run of `cfg` reports `schemes.critical_path` (idle periods, GC overhead, the excess
 /// waiting time's distribution, the write requests' series): asked for with
@@ -16,7 +21,6 @@ pub use responses::{Responses, EXCESS_STEPS_MS, MARGINAL_RESPONSE};
 pub fn critical_path_on(cfg: &crate::config::Config) -> bool {
     cfg.host.critical_path || cfg.gc_axes().is_ok_and(|a| a.when.is_agc_family())
 }
-pub use series::{Series, SeriesPoint};
 
 use hdrhistogram::Histogram;
 use serde::Serialize;

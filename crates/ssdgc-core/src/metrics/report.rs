@@ -5,8 +5,10 @@
 use serde::Serialize;
 
 use super::breakdown::{self, BreakdownReport, DieClock, PlaneUtil};
-use super::figures::{DriveWork, RunFigures};
-use super::{LatencySummary, Responses, SeriesPoint, EXCESS_STEPS_MS};
+use super::figures::{DriveWork, MappingInfo, RunFigures};
+use super::{
+    CdfPoint, LatencyCdfs, LatencyClass, LatencySummary, Responses, SeriesPoint, EXCESS_STEPS_MS,
+};
 use crate::gc::preempt::{PreemptMode, Suspend};
 use crate::gc::schemes::GcAxes;
 use crate::gc::when::When;
@@ -42,6 +44,10 @@ pub struct Report {
     /// The counters of the GC capabilities the run uses, one keyed sub-object per capability,
     /// present only when the run uses it.
     pub schemes: Schemes,
+    /// The log-block FTL's merges and update blocks; only with a log-block mapping
+    /// (`ftl.mapping` = `lftl` or `hftl`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ftl: Option<FtlReport>,
     /// The host write buffer (`buffer.size`); only with one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub buffer: Option<BufferReport>,
@@ -54,6 +60,10 @@ pub struct Report {
     /// are the pieces of the array's requests that drive served.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub drives: Option<Vec<Report>>,
+    /// The distribution of the response times as CDFs (all, reads, writes); not part of the JSON
+    /// report ([`Report::latency_cdf`]).
+    #[serde(skip)]
+    pub cdf: LatencyCdfs,
 }
 
 /// Latency series.
@@ -379,6 +389,52 @@ pub struct StateTime {
     pub s3: f64,
 }
 
+/// A log-block FTL (L-FTL, H-FTL; AGC/DGC paper §6): its group shape, its merges by kind and its
+/// update blocks.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct FtlReport {
+    /// `lftl` or `hftl` (`ftl.mapping`).
+    pub mapping: String,
+    /// Logical blocks per group (n of n:m): 1 for L-FTL.
+    pub data_blocks_per_group: u32,
+    /// Update blocks a group may hold (m of n:m): 1 for L-FTL.
+    pub update_blocks_per_group: u32,
+    /// `ftl.log_blocks`: most update blocks per plane (0: as many as the free blocks allow).
+    pub log_blocks: u32,
+    /// Merges per kind.
+    pub merges: Merges,
+    /// Update blocks held at the end of the run.
+    pub update_blocks: u64,
+    /// The most update blocks held at once during the measured run (one drive; in an array the
+    /// largest over its drives).
+    pub update_blocks_peak: u64,
+    /// Update blocks opened beyond a group's shape or the plane's cap: writes a trigger let
+    /// through while their group's merge was due.
+    pub overflow_blocks: u64,
+}
+
+/// Merges of a log-block FTL, per kind.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Merges {
+    /// The update block becomes the data block: no copy.
+    pub switch: MergeReport,
+    /// The update block is completed from the data block.
+    pub partial: MergeReport,
+    /// Every valid page of the group is copied into fresh data blocks.
+    pub full: MergeReport,
+}
+
+/// One kind of merge.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct MergeReport {
+    /// Merges carried out (planned; a merge in progress at the end of the run counts).
+    pub count: u64,
+    /// Pages copied.
+    pub pages_copied: u64,
+    /// Blocks erased.
+    pub blocks_erased: u64,
+}
+
 /// The host write buffer (preemptible-GC paper §V, Fig. 16).
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct BufferReport {
@@ -662,6 +718,40 @@ impl DriveWork {
     }
 }
 
+impl DriveWork {
+    /// The log-block FTL section of drives whose mapping is `m`, or `None` under page mapping
+    /// (which merges nothing: checked in debug builds).
+    fn ftl(&self, m: Option<&MappingInfo>) -> Option<FtlReport> {
+        let Some(m) = m else {
+            debug_assert!(
+                self.merges == Default::default() && self.update_blocks == 0,
+                "merges counted under page mapping: {:?}",
+                self.merges
+            );
+            return None;
+        };
+        let kind = |k: usize| MergeReport {
+            count: self.merges.count[k],
+            pages_copied: self.merges.pages_copied[k],
+            blocks_erased: self.merges.blocks_erased[k],
+        };
+        Some(FtlReport {
+            mapping: m.mapping.clone(),
+            data_blocks_per_group: m.data_blocks_per_group,
+            update_blocks_per_group: m.update_blocks_per_group,
+            log_blocks: m.log_blocks,
+            merges: Merges {
+                switch: kind(0),
+                partial: kind(1),
+                full: kind(2),
+            },
+            update_blocks: self.update_blocks,
+            update_blocks_peak: self.update_blocks_peak.0,
+            overflow_blocks: self.overflow_blocks,
+        })
+    }
+}
+
 /// `counters` when the run uses their capability (`on`). A capability the run does not use counts
 /// nothing, so leaving its section out loses no figure (checked in debug builds).
 fn section<T: Default + PartialEq + std::fmt::Debug>(on: bool, counters: T) -> Option<T> {
@@ -686,6 +776,14 @@ fn latencies(r: &Responses) -> Latencies {
         all: r.all.summary(),
         read: r.read.summary(),
         write: r.write.summary(),
+    }
+}
+
+fn cdfs(r: &Responses) -> LatencyCdfs {
+    LatencyCdfs {
+        all: r.all.cdf(),
+        read: r.read.cdf(),
+        write: r.write.cdf(),
     }
 }
 
@@ -739,6 +837,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
                 .then(|| work.critical_path(host.requests, i.long_idle)),
             ..work.schemes(&i.axes)
         },
+        ftl: work.ftl(i.mapping.as_ref()),
         buffer: buffer(&host.buffer),
         wear: wear(&erase_counts),
         sim: Sim {
@@ -760,6 +859,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
             by_write: i.by_write.map(|x| x.points(1.0)),
         }),
         drives: None,
+        cdf: cdfs(host.requests),
     };
     if !several {
         return base;
@@ -791,6 +891,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
                         .then(|| work.critical_path(pieces.requests, i.long_idle)),
                     ..work.schemes(&i.axes)
                 },
+                ftl: work.ftl(i.mapping.as_ref()),
                 buffer: buffer(&pieces.buffer),
                 wear: wear(d.erase_counts),
                 sim: Sim {
@@ -799,6 +900,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
                 },
                 series: None,
                 drives: None,
+                cdf: cdfs(pieces.requests),
                 ..base.clone()
             }
         })
@@ -810,6 +912,14 @@ pub fn build(i: &RunFigures<'_>) -> Report {
 }
 
 impl Report {
+    /// The distribution of the response times of one class of requests (all, reads, writes) as
+    /// a CDF: one point per non-empty bucket of the HDR histogram, value in µs and the share of
+    /// requests at or below it ([`crate::metrics::cdf`]). In a drive's report of an array, of the
+    /// pieces it served.
+    pub fn latency_cdf(&self, class: LatencyClass) -> &[CdfPoint] {
+        self.cdf.get(class)
+    }
+
     /// The report as one JSON object.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a report always serialises")

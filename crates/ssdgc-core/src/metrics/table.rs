@@ -35,6 +35,27 @@ impl Report {
         if !preempt.is_empty() {
             out.push_str(&format!("preempt: {}\n", preempt.join(", ")));
         }
+        if let Some(f) = &self.ftl {
+            let m = &f.merges;
+            out.push_str(&format!(
+                "ftl: {} ({}:{} groups), merges switch {} partial {} full {}; {} + {} + {} pages copied, {} + {} + {} blocks erased; {} update blocks held (peak {}), {} overflow\n",
+                f.mapping,
+                f.data_blocks_per_group,
+                f.update_blocks_per_group,
+                m.switch.count,
+                m.partial.count,
+                m.full.count,
+                m.switch.pages_copied,
+                m.partial.pages_copied,
+                m.full.pages_copied,
+                m.switch.blocks_erased,
+                m.partial.blocks_erased,
+                m.full.blocks_erased,
+                f.update_blocks,
+                f.update_blocks_peak,
+                f.overflow_blocks
+            ));
+        }
         if let Some(p) = &s.pagc {
             out.push_str(&format!(
                 "pagc: moves PaRD-PaWR {} SrRD-PaWR {} SrRD-SrWR {}; {} victims joined; {} pages buffered, {} skipped\n",

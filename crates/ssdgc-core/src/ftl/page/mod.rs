@@ -23,7 +23,7 @@ use std::collections::VecDeque;
 use super::candidates::{CandidateIndex, CandidateIndexKind, PlaneView};
 use super::params::{FtlParams, Trigger};
 use super::pool::FreePool;
-use super::seam::{FtlMechanism, FtlView};
+use super::seam::{FtlMechanism, FtlView, GcAhead};
 use super::streams::{Stream, StreamLayout, STREAMS};
 use super::{BlockState, FtlError};
 use crate::flash::{Geometry, StaticAllocator};
@@ -312,7 +312,7 @@ impl FtlView for PageFtl {
 
     /// Replays the writes on per-plane counts of free blocks, room in the host write point and free
     /// pages, with [`FtlView::needs_gc`]'s rule.
-    fn writes_before_gc(&self, lpns: &[Lpn]) -> usize {
+    fn gc_ahead(&self, lpns: &[Lpn]) -> Option<GcAhead> {
         let ppb = self.geo.pages_per_block as u64;
         // (plane, free blocks, pages left in the host write point, free pages)
         let mut planes: Vec<(u32, u64, u64, u64)> = Vec::new();
@@ -338,7 +338,11 @@ impl FtlView for PageFtl {
                 Some(t) => *free < self.reserve_blocks() as u64 || *pages < t,
             };
             if due {
-                return i;
+                return Some(GcAhead {
+                    write: i,
+                    plane,
+                    group: None,
+                });
             }
             if *left == 0 {
                 *free = free.saturating_sub(1);
@@ -347,7 +351,7 @@ impl FtlView for PageFtl {
             *left -= 1;
             *pages = pages.saturating_sub(1);
         }
-        lpns.len()
+        None
     }
 
     fn write_opens_block(&self, lpn: Lpn) -> bool {

@@ -65,6 +65,8 @@ fn one_plane(pool: PoolOrder, hot_to: HotTo, hot_cold: bool) -> PageFtl {
         streams: StreamLayout::new(hot_to),
         hot_cold,
         candidates: Arc::new(OldestKind),
+        mapping: Default::default(),
+        log: Default::default(),
     };
     PageFtl::new(&params, &geo)
 }

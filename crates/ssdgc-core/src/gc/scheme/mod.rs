@@ -185,6 +185,20 @@ impl DieContext<'_> {
         self.jobs.push(job);
         Some(self.jobs.len() - 1)
     }
+    /// The group a merge of `plane` would take now ([`Ftl::merge_candidate`]): `of`'s, or the
+    /// one the FTL would choose; `None` without a log-block mapping.
+    pub fn merge_candidate(&mut self, plane: u32, of: Option<crate::units::Lpn>) -> Option<u32> {
+        self.ftl.merge_candidate(plane, of, self.rng)
+    }
+
+    /// Starts the merge of group `group` of `plane`, which [`DieContext::merge_candidate`]
+    /// returned; returns its index.
+    pub fn start_group_merge(&mut self, plane: u32, group: u32) -> Option<usize> {
+        let job = super::start_group_merge(self.ftl, plane, group, self.now)?;
+        self.jobs.push(job);
+        Some(self.jobs.len() - 1)
+    }
+
     /// Gives up job `j` before any of its operations ran: its victims are candidates again
     /// ([`crate::gc::abandon`]).
     pub fn abandon_job(&mut self, j: usize) {

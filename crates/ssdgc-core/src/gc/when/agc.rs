@@ -5,10 +5,13 @@
 //! - **Look-ahead GC** (short idle periods). The device knows the next command before it arrives
 //!   (its pre-information, [`DieContext::next_command`]: AGC "exploits just two entries", the
 //!   command in service and the next). A die with nothing queued asks the FTL whether that
-//!   command's writes to its planes will find their GC due
-//!   ([`crate::ftl::FtlView::writes_before_gc`]): if one will, the die collects the plane it
-//!   writes to now, provided eq. 2's estimate of the job ([`super::jobs::Eq2`]) fits the idle
-//!   time before the command arrives (eq. 1: its arrival less now). The command is announced at
+//!   command's writes to its planes will find their GC due ([`crate::ftl::FtlView::gc_ahead`]):
+//!   if one will, the die does that GC now, provided eq. 2's estimate of the job
+//!   ([`super::jobs::Eq2`]) fits the idle time before the command arrives (eq. 1: its arrival
+//!   less now). Under the page-mapped FTL the job collects a victim of the plane that will need
+//!   GC (chosen, weighed, given back if it does not fit); under a log-block FTL it merges the
+//!   group the command's writes will fill (Fig. 5), or the group the FTL would merge in a plane
+//!   short of free blocks, weighed before it is planned. The command is announced at
 //!   the arrival of the one before it, whatever the gap: look-ahead GC also does the GC the next
 //!   write needs at the start of a long idle period (in the paper the queue is empty then and
 //!   only proactive compaction runs; see `docs/schemes/agc-dgc.md`).
@@ -63,10 +66,10 @@ impl Ahead {
         }
     }
 
-    /// True when job `j` would gain nothing: its victims hold only valid pages.
+    /// True when job `j` would gain nothing: its victims hold only valid pages (never a merge,
+    /// which the FTL plans only where it gains space).
     fn gains_nothing(&self, cx: &DieContext<'_>, j: usize) -> bool {
-        let job = &cx.jobs()[j];
-        job.valid_at_pick >= self.pages_per_block * job.victims()
+        gains_nothing(cx, j, self.pages_per_block)
     }
 
     /// Look-ahead GC on a die with nothing queued: the GC the announced command's writes will
@@ -87,10 +90,21 @@ impl Ahead {
             return None;
         }
         let lpns = pages_on_die(cx, &next);
-        let k = cx.ftl().writes_before_gc(&lpns);
-        let &at = lpns.get(k)?;
-        let plane = cx.ftl().plane_of(at);
-        let j = gc.start(cx, plane)?;
+        let due = cx.ftl().gc_ahead(&lpns)?;
+        if cx.ftl().plans_merges() {
+            // A merge is committed when planned: weigh it first. The group the write fills, or
+            // the one the FTL would merge in the plane.
+            let g = cx.merge_candidate(due.plane, due.group)?;
+            let (copies, erases) = cx.ftl().merge_cost(due.plane, g);
+            if self.cost.estimate(copies, erases) > gap {
+                books.stats.unfit += 1;
+                return None;
+            }
+            let j = cx.start_group_merge(due.plane, g)?;
+            books.started(die, Kind::LookAhead);
+            return Some(gc.run(j));
+        }
+        let j = gc.start(cx, due.plane)?;
         if self.gains_nothing(cx, j) {
             cx.abandon_job(j);
             books.hush(die);
@@ -140,6 +154,14 @@ impl Ahead {
         books.started(die, Kind::Proactive);
         Some(gc.run(j))
     }
+}
+
+/// True when job `j` would gain nothing: its victims hold only valid pages. A merge always
+/// gains (the FTL plans one only where it returns a block or relieves a group whose update space is
+/// used up).
+pub fn gains_nothing(cx: &DieContext<'_>, j: usize, pages_per_block: u32) -> bool {
+    let job = &cx.jobs()[j];
+    job.merge_kind().is_none() && job.valid_at_pick >= pages_per_block * job.victims()
 }
 
 /// The logical pages of command `c` on the die's planes, in order (at most

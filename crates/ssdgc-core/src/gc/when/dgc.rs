@@ -117,8 +117,7 @@ impl Delay {
         }
         let (_, plane) = best?;
         let j = gc.start(cx, plane)?;
-        let job = &cx.jobs()[j];
-        if job.valid_at_pick >= self.pages_per_block * job.victims() {
+        if super::agc::gains_nothing(cx, j, self.pages_per_block) {
             cx.abandon_job(j);
             books.hush(die);
             return None;

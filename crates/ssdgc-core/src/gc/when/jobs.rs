@@ -205,9 +205,15 @@ impl Eq2 {
         }
     }
 
-    /// The estimated time of `job`, from the valid pages its victims held when chosen.
+    /// The estimated time of `job`, from the valid pages its victims held when chosen (a merge:
+    /// the pages it copies) and the blocks it erases.
     pub fn of(&self, job: &GcJob) -> SimTime {
-        self.t_move * job.valid_at_pick as SimTime + self.t_block * job.victims() as SimTime
+        self.estimate(job.valid_at_pick, job.victims())
+    }
+
+    /// The estimated time of a GC that moves `pages` pages and erases `blocks` blocks.
+    pub fn estimate(&self, pages: u32, blocks: u32) -> SimTime {
+        self.t_move * pages as SimTime + self.t_block * blocks as SimTime
     }
 }
 
