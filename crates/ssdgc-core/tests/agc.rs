@@ -119,17 +119,22 @@ fn dgc_reserve_running_out_falls_back_to_on_demand_gc_and_loses_nothing() {
 
 /// Bursts of writes and reads with idle gaps between them, some long.
 fn bursty(cfg: &Config, seed: u64) -> Vec<IoRecord> {
+    bursts(cfg, seed, 200, 50_000_000)
+}
+
+/// 8,000 requests (30% reads, 4 pages) in bursts of `burst` requests 0.5 ms apart, then an idle
+/// gap of `gap_ns`, or 2 s every fifth burst.
+fn bursts(cfg: &Config, seed: u64, burst: usize, gap_ns: u64) -> Vec<IoRecord> {
     let logical = ssdgc_core::flash::Geometry::new(cfg).logical_bytes();
     let mut recs = common::random_records(8_000, logical, seed, 0, 0.3, 4);
     let mut t = 0;
     for (i, r) in recs.iter_mut().enumerate() {
-        // 200 requests 0.5 ms apart, then an idle gap of 50 ms, or 2 s every fifth burst.
-        t += if i % 200 != 0 {
+        t += if i % burst != 0 {
             500_000
-        } else if i % 1_000 == 0 {
+        } else if i % (5 * burst) == 0 {
             2_000_000_000
         } else {
-            50_000_000
+            gap_ns
         };
         r.time_ns = t;
     }
@@ -168,6 +173,27 @@ fn agc_dgc_erases_no_more_than_the_baseline() {
 #[test]
 fn every_scheme_of_the_family_keeps_the_invariants() {
     for scheme in ["agc", "dgc", "agc-dgc", "pftl"] {
+        // Over the log-block FTLs (the paper's setting) with the settings they accept.
+        for mapping in ["lftl", "hftl"] {
+            for sets in [
+                &[][..],
+                &["gc.preempt=\"none\""][..],
+                &["gc.suspend=\"all\"", "gc.long_idle=\"10ms\""][..],
+                &["buffer.size=\"256KiB\"", "gc.collect=\"one\""][..],
+            ] {
+                let mut all = vec![
+                    format!("gc.scheme=\"{scheme}\""),
+                    format!("ftl.mapping={mapping}"),
+                ];
+                all.extend(sets.iter().map(|s| s.to_string()));
+                let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+                let cfg = config(&refs);
+                let recs = bursty(&cfg, 4);
+                let r = run(&cfg, recs, Precondition::Steady(0.1));
+                assert_eq!(r.requests.total, 8_000, "{mapping} {scheme} {sets:?}");
+                assert!(r.gc.invocations > 0, "{mapping} {scheme} {sets:?}");
+            }
+        }
         for sets in [
             &[][..],
             &["gc.preempt=\"none\""][..],
@@ -183,6 +209,131 @@ fn every_scheme_of_the_family_keeps_the_invariants() {
             let r = run(&cfg, recs, Precondition::Steady(0.5));
             assert_eq!(r.requests.total, 8_000, "{scheme} {sets:?}");
             assert!(r.gc.invocations > 0, "{scheme} {sets:?}");
+        }
+    }
+}
+
+// The paper's setting (§6): AGC and DGC act on the on-demand GC of a log-block FTL, whose GC is a
+// merge of a logical group.
+
+#[test]
+fn look_ahead_merges_before_the_write_that_would_trigger_them_under_log_block_ftls() {
+    // As `look_ahead_gc_runs_before_the_write_that_would_trigger_it`: writes 400 ms apart, each
+    // merge (at most a block's copies and n + m erases) fits before the next write arrives.
+    for mapping in ["lftl", "hftl"] {
+        let m = format!("ftl.mapping={mapping}");
+        let base = config(&[&m]);
+        let recs = writes(3_000, &base, 400_000_000, 5);
+        let b = run(&base, recs.clone(), Precondition::Steady(1.0));
+        assert!(
+            b.gc.invocations > 50,
+            "{mapping}: the baseline merges on demand"
+        );
+        assert!(
+            b.latency_us.write.max > 10_000.0,
+            "{mapping}: {}",
+            b.latency_us.write.max
+        );
+        let a = run(
+            &config(&[&m, "gc.scheme=agc"]),
+            recs,
+            Precondition::Steady(1.0),
+        );
+        let s = a.schemes.agc.as_ref().expect("the agc section");
+        assert_eq!(
+            s.on_demand, 0,
+            "{mapping}: no write found its merge due: {s:?}"
+        );
+        assert_eq!(
+            s.look_ahead, b.gc.invocations,
+            "{mapping}: every merge the baseline did on demand is done ahead: {s:?}"
+        );
+        let cp = a.schemes.critical_path.as_ref().unwrap();
+        assert_eq!(cp.gc_overhead.total_us, 0.0, "{mapping}: no write waited");
+        assert!(
+            a.latency_us.write.max < 1_000.0,
+            "{mapping}: {}",
+            a.latency_us.write.max
+        );
+        let f = a.ftl.as_ref().expect("the ftl section");
+        let merges = f.merges.switch.count + f.merges.partial.count + f.merges.full.count;
+        assert_eq!(merges, a.gc.invocations, "{mapping}: every job is a merge");
+    }
+}
+
+#[test]
+fn dgc_under_log_block_ftls_defers_merges_then_falls_back_losing_nothing() {
+    // Every request at once, as in the page-mapped test: the delay blocks run out. A 10%
+    // threshold: 4 delay blocks per plane under L-FTL (reserve 2), 3 under H-FTL (n + 1 = 3).
+    for (mapping, delay) in [("lftl", 4), ("hftl", 3)] {
+        let m = format!("ftl.mapping={mapping}");
+        let cfg = config(&[&m, "gc.scheme=dgc", "gc.threshold=0.1"]);
+        assert_eq!(cfg.dgc_delay_blocks(), delay, "{mapping}");
+        let geo = ssdgc_core::flash::Geometry::new(&cfg);
+        let recs = writes(geo.logical_pages as usize, &cfg, 0, 8);
+        let distinct: std::collections::BTreeSet<u64> =
+            recs.iter().map(|r| r.offset / 4096).collect();
+        let mut opts = RunOptions::from_config(&cfg, 3).unwrap();
+        opts.check = true;
+        opts.check_every = 20_000;
+        opts.precondition = Precondition::None;
+        let (r, ftl) = Simulator::new(
+            &cfg,
+            Workload::from_records(recs.clone(), ReplayMode::OpenLoop, "burst"),
+            opts,
+        )
+        .unwrap()
+        .run_into_ftl()
+        .unwrap();
+        let s = r.schemes.agc.as_ref().unwrap();
+        assert!(s.delayed > 0, "{mapping}: {s:?}");
+        assert!(s.dgc_fallbacks > 0, "{mapping}: {s:?}");
+        assert_eq!(s.on_demand, s.dgc_fallbacks, "{mapping}: {s:?}");
+        assert_eq!(r.requests.total, recs.len() as u64);
+        assert_eq!(r.flash.host_pages_written, recs.len() as u64);
+        assert_eq!(
+            ftl.mapped_pages(),
+            distinct.len() as u64,
+            "{mapping}: no page lost"
+        );
+        ftl.check().unwrap();
+    }
+}
+
+#[test]
+fn agc_dgc_erases_no_more_than_the_baseline_under_log_block_ftls() {
+    // Every write to a group without room costs a merge (up to a block's copies), so the bursts
+    // are shorter and the gaps longer than `bursty`'s; a 10% threshold leaves DGC 4 (L-FTL) or 3
+    // (H-FTL) delay blocks per plane.
+    for mapping in ["lftl", "hftl"] {
+        let m = format!("ftl.mapping={mapping}");
+        for seed in [1, 2] {
+            let base = config(&[&m, "gc.threshold=0.1"]);
+            let recs = bursts(&base, seed, 20, 500_000_000);
+            let b = run(&base, recs.clone(), Precondition::Steady(0.2));
+            let a = run(
+                &config(&[&m, "gc.threshold=0.1", "gc.scheme=agc-dgc"]),
+                recs,
+                Precondition::Steady(0.2),
+            );
+            assert!(
+                b.gc.invocations > 100,
+                "{mapping} seed {seed}: the baseline merges"
+            );
+            assert!(
+                a.flash.blocks_erased <= b.flash.blocks_erased,
+                "{mapping} seed {seed}: agc-dgc erased {} blocks, the baseline {}",
+                a.flash.blocks_erased,
+                b.flash.blocks_erased
+            );
+            let s = a.schemes.agc.as_ref().unwrap();
+            assert!(s.hidden_share > 0.5, "{mapping} seed {seed}: {s:?}");
+            assert!(
+                a.latency_us.all.max < b.latency_us.all.max,
+                "{mapping} seed {seed}: worst case {} vs {}",
+                a.latency_us.all.max,
+                b.latency_us.all.max
+            );
         }
     }
 }
