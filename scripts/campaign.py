@@ -150,8 +150,24 @@ def draw(rng, schemes, victims):
         sets["gc.pipeline"] = "true" if ops and rng.random() < 0.5 else "false"
         sets["gc.suspend"] = '"' + (rng.choice(["none", "erase", "all"]) if ops else "none") + '"'
         sets["gc.planes"] = '"' + rng.choice(["serial", "pagc-blind", "pagc-threshold", "pagc-cache", "superblock"]) + '"'
-        sets["gc.migration"] = '"instant"' if rng.random() < 0.1 else '"serial"'
+        sets["gc.migration"] = '"' + rng.choice(["instant", "serial", "serial", "parallel"]) + '"'
         sets["gc.collect"] = '"one"' if when in ("on-demand", "agc") and rng.random() < 0.4 else '"restore"'
+    # Page registers, parallel workers, IPPBE, the copyback parity restriction, what GC holds, the
+    # die queue's order; some combinations are meaningless and must be one-line errors.
+    if rng.random() < 0.4:
+        regs = rng.choice([1, 2, 4, 8, 9])
+        sets["geometry.registers_per_plane"] = regs
+        sets["geometry.register_sharing"] = '"' + rng.choice(["none", "command", "array"]) + '"'
+        if rng.random() < 0.6:
+            sets["gc.workers"] = rng.randint(0, regs + 1)
+    if rng.random() < 0.2:
+        sets["gc.erase_blocks"] = rng.choice([1, 2, 3, 8])
+    if rng.random() < 0.15:
+        sets["gc.copyback_parity"] = '"' + rng.choice(["paper", "in-order"]) + '"'
+    if rng.random() < 0.3:
+        sets["gc.blocking"] = '"' + rng.choice(["plane", "die", "channel"]) + '"'
+    if rng.random() < 0.2:
+        sets["host.priority"] = '"reads-first"'
     victim = pick_victim(rng, victims)
     log_block = rng.random() < 0.25
     if log_block:
@@ -171,7 +187,7 @@ def draw(rng, schemes, victims):
     args += ["--synthetic", synthetic(rng, sets["geometry.page_size"])]
     # A log-block FTL merges a whole block for nearly every random overwrite: lighter ageing.
     ages = ["none", "fill", "steady:0.2"] if log_block else ["none", "fill", "steady:0.5", "steady:1", "steady:2"]
-    age = rng.choice(ages)
+    age = rng.choice(ages + ["trace", "trace:0.5"])
     args += ["--precondition", age, "--seed", str(rng.randint(0, 2**32)), "--check", "--json", "-q"]
     return scheme, args
 
@@ -191,10 +207,21 @@ def finite_numbers(v, path="report"):
             yield from finite_numbers(x, f"{path}[{i}]")
 
 
-def check_report(rep, count, log_block=False, critical_path=False):
-    """The inconsistencies of one report (an empty list when it is consistent); `log_block`: the
-    run used a log-block mapping (`ftl.mapping` = `lftl` or `hftl`); `critical_path`: the run set
-    host.critical_path."""
+def settings(args):
+    """The `--set key=value` overrides of a run's arguments, as a dict of strings."""
+    out = {}
+    for flag, value in zip(args, args[1:]):
+        if flag == "--set" and "=" in value:
+            k, v = value.split("=", 1)
+            out[k] = v.strip('"')
+    return out
+
+
+def check_report(rep, count, sets=None):
+    """The inconsistencies of one report (an empty list when it is consistent); `sets`: the run's
+    `--set` overrides (a log-block mapping, `ftl.mapping` = `lftl` or `hftl`, adds an `ftl`
+    section)."""
+    log_block = (sets or {}).get("ftl.mapping", "page") != "page"
     bad = [f"{p} is not finite" for p in finite_numbers(rep)]
     req = rep["requests"]
     if req["total"] != count:
@@ -223,7 +250,7 @@ def check_report(rep, count, log_block=False, critical_path=False):
     if not close(fl["waf"], waf, rel=1e-9, abs_=1e-12):
         bad.append(f"flash.waf = {fl['waf']}, (host + gc) / host = {waf}")
     # One `schemes` sub-object per capability the GC axes use, and no other (also per drive).
-    want = capabilities(rep["gc_axes"], critical_path)
+    want = capabilities(rep["gc_axes"], sets or {})
     for where, r in [("", rep)] + [(f"drives[{i}].", d) for i, d in enumerate(rep.get("drives") or [])]:
         got = set(r["schemes"])
         if got != want:
@@ -241,15 +268,22 @@ def check_report(rep, count, log_block=False, critical_path=False):
     return bad
 
 
-def capabilities(axes, critical_path=False):
-    """The `schemes` sections of a report whose run used GC axes `axes` (docs/report-schema.md)."""
+def capabilities(axes, sets):
+    """The `schemes` sections of a report whose run used GC axes `axes` and overrides `sets`
+    (docs/report-schema.md)."""
     want = set()
+    planned = (axes["migration"] == "parallel"
+               or (axes["migration"] != "instant"
+                   and (int(sets.get("gc.erase_blocks", "1")) > 1
+                        or sets.get("gc.copyback_parity", "none") != "none")))
+    if planned:
+        want.add("migration")
     if axes["when"] in ("states", "idle"):
         want.add(axes["when"])
     if axes["when"] in ("agc", "dgc", "agc-dgc"):
         want.add("agc")
         want.add("critical_path")
-    if critical_path:
+    if sets.get("host.critical_path") == "true":
         want.add("critical_path")
     if axes["preempt"] == "ops":
         want.add("preempt")
@@ -313,8 +347,7 @@ class Campaign:
                 rep = None
                 problems.append(f"stdout is not one JSON report: {e}")
             if rep is not None:
-                log_block = any(a.startswith("ftl.mapping=") for a in args)
-                problems += check_report(rep, count, log_block, "host.critical_path=true" in args)
+                problems += check_report(rep, count, settings(args))
                 if rerun and not problems:
                     code2, out2, _, _ = self.execute(args)
                     rep2 = json.loads(out2) if code2 == 0 else None

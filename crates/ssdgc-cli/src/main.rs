@@ -91,7 +91,8 @@ struct Common {
     /// blkparse event to replay: D (issued to the device) or Q (queued).
     #[arg(long, default_value = "D")]
     blkparse_event: String,
-    /// Preconditioning: none, fill, steady, or steady:N (N x capacity of random overwrites).
+    /// Preconditioning: none, fill, steady, steady:N (N x capacity of random overwrites), trace or
+    /// trace:N (the workload itself, then N x capacity of its writes).
     #[arg(long)]
     precondition: Option<String>,
     /// Trace replay: open (arrivals at trace time, the default) or closed:QD.
@@ -148,7 +149,7 @@ struct CompareArgs {
 
 #[derive(Args)]
 struct ReproduceArgs {
-    /// Paper id (pagc, pgc, practical).
+    /// Paper id (pagc, pgc, practical, ppm).
     paper: String,
     /// Run the quick variant of every experiment (smaller drives, fewer requests, one seed).
     #[arg(long)]

@@ -101,6 +101,51 @@ fn set_with_an_invalid_value() {
     assert_mentions(&e, &["ftl.allocation"]);
     let e = user_error(&["run", "--set", "precondition.mode=hot"]);
     assert_mentions(&e, &["precondition.mode", "hot"]);
+    let e = user_error(&["run", "--precondition", "trace:x"]);
+    assert_mentions(&e, &["trace:x", "trace:N"]);
+}
+
+/// Page registers, parallel workers, IPPBE, the copyback parity restriction, what GC holds and the
+/// die queue's order: a meaningless or impossible setting is one line naming the keys.
+#[test]
+fn migration_and_scheduling_settings_are_one_line_errors() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["--gc", "parallel", "--set", "gc.workers=4"],
+            &["gc.workers = 4", "geometry.registers_per_plane = 1"],
+        ),
+        (
+            &["--set", "geometry.registers_per_plane=16"],
+            &["geometry.registers_per_plane = 16"],
+        ),
+        (
+            &["--gc", "pagc-blind", "--set", "gc.erase_blocks=2"],
+            &["gc.erase_blocks", "gc.planes"],
+        ),
+        (
+            &["--gc", "zero", "--set", "gc.erase_blocks=2"],
+            &["gc.erase_blocks", "instant"],
+        ),
+        (
+            &["--set", "gc.copyback_parity=paper"],
+            &["gc.copyback_parity", "gc.migration"],
+        ),
+        (
+            &["--set", "gc.copyback_parity=odd"],
+            &["gc.copyback_parity", "in-order"],
+        ),
+        (&["--set", "gc.blocking=chip"], &["gc.blocking", "channel"]),
+        (
+            &["--set", "host.priority=writes"],
+            &["host.priority", "reads-first"],
+        ),
+    ];
+    for (args, words) in cases {
+        let mut all = vec!["run"];
+        all.extend_from_slice(args);
+        let e = user_error(&all);
+        assert_mentions(&e, words);
+    }
 }
 
 #[test]

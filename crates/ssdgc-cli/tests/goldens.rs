@@ -1,6 +1,7 @@
 //! Value goldens: the JSON report of every GC scheme, and of the settings that change how the
 //! mechanism works (victim policies, copyback, the free-page trigger, the write buffer, allocation
-//! order), on fixed small runs — synthetic workloads and shared real traces.
+//! order, parallel migration, IPPBE, the parity restriction, what GC holds, the die's priority,
+//! trace preconditioning), on fixed small runs — synthetic workloads and shared real traces.
 //!
 //! Each golden is stored as the report it was pinned from (`tests/goldens/NAME.json`). The check
 //! compares *values*, not bytes: both reports are flattened to `dotted.key = value` and every key of
@@ -50,6 +51,7 @@ const SCHEMES: &[&str] = &[
     "agc-dgc",
     "pftl",
     "zero",
+    "parallel",
 ];
 
 fn cases() -> Vec<Case> {
@@ -248,6 +250,144 @@ fn cases() -> Vec<Case> {
                 "buffer.latency=\"600us\"",
             ],
         ),
+        (
+            "parallel-4-workers",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "parallel",
+                "--set",
+                "geometry.registers_per_plane=4",
+                "--set",
+                "geometry.register_sharing=none",
+            ],
+        ),
+        (
+            "parallel-paper-parity",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "parallel",
+                "--set",
+                "geometry.registers_per_plane=2",
+                "--set",
+                "geometry.register_sharing=command",
+                "--set",
+                "timing.command=2us",
+                "--set",
+                "gc.copyback_parity=paper",
+            ],
+        ),
+        (
+            "nocopyback-parallel",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "parallel",
+                "--set",
+                "geometry.registers_per_plane=4",
+                "--set",
+                "geometry.register_sharing=none",
+                "--set",
+                "gc.copyback=false",
+            ],
+        ),
+        (
+            "ippbe-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--set",
+                "gc.erase_blocks=2",
+            ],
+        ),
+        (
+            "ippbe-parallel-pgc",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "pgc",
+                "--set",
+                "gc.migration=parallel",
+                "--set",
+                "geometry.registers_per_plane=2",
+                "--set",
+                "gc.erase_blocks=2",
+            ],
+        ),
+        (
+            "parity-in-order-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--set",
+                "gc.copyback_parity=in-order",
+            ],
+        ),
+        (
+            "blocking-plane-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--set",
+                "gc.blocking=plane",
+            ],
+        ),
+        (
+            "blocking-channel-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--set",
+                "geometry.chips_per_channel=2",
+                "--set",
+                "geometry.channels=1",
+                "--set",
+                "gc.blocking=channel",
+            ],
+        ),
+        (
+            "reads-first-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--set",
+                "host.priority=reads-first",
+            ],
+        ),
+        (
+            "trace-precondition-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--precondition",
+                "trace:0.5",
+            ],
+        ),
     ];
     for (name, args) in extra {
         v.push(Case {
@@ -304,6 +444,32 @@ fn cases() -> Vec<Case> {
         ],
         trace: None,
     });
+    // The parallel-page-migration paper's drive (Table 1, 128 blocks per plane), preconditioned
+    // from the trace itself, with four workers and with IPPBE.
+    for (name, sets) in [
+        (
+            "ppm-slc-parallel",
+            &["gc.migration=parallel", "gc.workers=4"][..],
+        ),
+        ("ppm-slc-ippbe", &["gc.erase_blocks=2"][..]),
+    ] {
+        let mut args = vec![
+            "--seed",
+            "2",
+            "--preset",
+            "ppm-slc",
+            "--set",
+            "geometry.blocks_per_plane=128",
+        ];
+        for s in sets {
+            args.extend(["--set", s]);
+        }
+        v.push(Case {
+            name,
+            args: leak(&args),
+            trace: Some(TRACE),
+        });
+    }
     v
 }
 

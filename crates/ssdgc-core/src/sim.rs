@@ -20,7 +20,8 @@ use crate::host::array::Stripe;
 use crate::host::frontend::{FrontEnd, Io};
 use crate::host::Workload;
 use crate::metrics::figures::{
-    DriveFigures, DriveWork, HostFigures, MappingInfo, MergeWork, Peak, RunFigures,
+    DriveFigures, DriveWork, HostFigures, MappingInfo, MergeWork, MigrationSettings, Peak,
+    RunFigures,
 };
 use crate::metrics::report::{self, ArrayInfo, BufferReport, DriveInfo, Report, WorkloadInfo};
 use crate::metrics::request_log::RequestSink;
@@ -222,11 +223,22 @@ impl Simulator {
 
     /// Preconditions the drives as the options say, once (later calls do nothing), with no
     /// simulated time; `progress` hears about it every 2^20 page writes.
+    #[inline(never)]
     pub fn precondition(&mut self, progress: &mut dyn FnMut(Progress)) -> Result<(), SimError> {
         if self.precondition_wall.is_some() {
             return Ok(());
         }
         let started = std::time::Instant::now();
+        if let Precondition::Trace(overwrites) = self.opts.precondition {
+            self.precondition_from_trace(overwrites)?;
+            self.precondition_wall = Some(started.elapsed().as_secs_f64());
+            if self.opts.check {
+                for d in &self.drives {
+                    d.check(0)?;
+                }
+            }
+            return Ok(());
+        }
         let n = self.drives.len() as u64;
         for (i, drive) in self.drives.iter_mut().enumerate() {
             let i = i as u64;
@@ -248,6 +260,62 @@ impl Simulator {
             for d in &self.drives {
                 d.check(0)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Preconditions the drives with the workload itself ([`crate::ageing::trace`]): its pages go
+    /// through the array's layout to the drives, each collecting instantly with its own
+    /// preconditioning stream.
+    #[inline(never)]
+    fn precondition_from_trace(&mut self, overwrites: f64) -> Result<(), SimError> {
+        use crate::ageing::{PageSink, Pages};
+        use crate::host::array::Stripe;
+        struct Sink<'a> {
+            drives: &'a mut [Drive],
+            stripe: &'a Stripe,
+            rngs: Vec<crate::rng::SimRng>,
+        }
+        impl PageSink for Sink<'_> {
+            fn write(&mut self, page: u64) -> Result<(), FtlError> {
+                let (d, lpn) = self.stripe.page(page);
+                self.drives[d].write_instant(lpn, &mut self.rngs[d])
+            }
+            fn is_mapped(&self, page: u64) -> bool {
+                let (d, lpn) = self.stripe.page(page);
+                self.drives[d].is_mapped(lpn)
+            }
+        }
+        let seed = self.opts.seed;
+        let Simulator { front, drives, .. } = self;
+        let stripe = front.stripe().clone();
+        let ps = stripe.page_size();
+        let logical = stripe.logical_pages();
+        let source = &front.workload;
+        let samples = source.samples();
+        let mut replay = |sample: u64, visit: &mut dyn FnMut(Pages)| -> Result<(), SimError> {
+            let mut w = source.replay(sample)?;
+            while let Some(r) = w.next_record() {
+                let r = r?;
+                let first = r.offset / ps;
+                let last = (r.offset + r.len.max(1) - 1) / ps;
+                visit(Pages {
+                    write: r.op == ssdgc_workload::Op::Write,
+                    first,
+                    count: last - first + 1,
+                });
+            }
+            Ok(())
+        };
+        let rngs = drives.iter().map(|d| d.precondition_rng(seed)).collect();
+        let mut sink = Sink {
+            drives: &mut drives[..],
+            stripe: &stripe,
+            rngs,
+        };
+        crate::ageing::trace(&mut replay, samples, &mut sink, logical, overwrites)?;
+        for d in drives.iter_mut() {
+            d.preconditioned();
         }
         Ok(())
     }
@@ -384,6 +452,7 @@ impl Simulator {
                 .cfg
                 .gc_axes()
                 .expect("a running drive's GC axes were validated"),
+            migration: self.migration_settings(),
             victim: self.cfg.gc.victim.name(),
             seed: self.opts.seed,
             workload: WorkloadInfo {
@@ -446,6 +515,26 @@ impl Simulator {
                     log_blocks: self.cfg.ftl.log_blocks,
                 }),
         }
+    }
+
+    /// The settings of planned jobs, when the run plans them.
+    fn migration_settings(&self) -> Option<MigrationSettings> {
+        let c = &self.cfg;
+        let axes = c.gc_axes().ok()?;
+        let how = crate::gc::migration::InPlane::new(
+            axes.migration,
+            c.gc.workers,
+            c.geometry.registers_per_plane,
+            c.gc.erase_blocks,
+            c.gc.copyback_parity,
+        )?;
+        Some(MigrationSettings {
+            workers: how.workers as u32,
+            registers_per_plane: c.geometry.registers_per_plane,
+            register_sharing: c.geometry.register_sharing.to_string(),
+            erase_blocks: how.erase_blocks as u32,
+            copyback_parity: how.parity.to_string(),
+        })
     }
 
     /// Hands event `ev` at time `t` to its owner.
@@ -546,5 +635,12 @@ fn drive_work(d: &Drive) -> DriveWork {
         update_blocks: log.update_blocks as u64,
         update_blocks_peak: Peak(log.update_blocks_peak as u64),
         overflow_blocks: log.overflow_blocks,
+        gc_jobs: c.gc_jobs,
+        gc_job_time: c.gc_job_time,
+        waves: c.waves,
+        worker_busy: crate::metrics::figures::PerWorker(c.worker_busy),
+        parity_skipped: f.parity_skipped,
+        out_of_order_pairs: f.out_of_order_pairs,
+        multi_erases: c.multi_erases,
     }
 }

@@ -198,6 +198,9 @@ fn every_scheme_of_the_family_keeps_the_invariants() {
             &[][..],
             &["gc.preempt=\"none\""][..],
             &["gc.planes=\"pagc-threshold\""][..],
+            // Planned jobs: parallel migration and IPPBE (a job weighed and given up returns
+            // every victim it chose).
+            &["gc.migration=\"parallel\"", "gc.erase_blocks=2"][..],
             &["gc.suspend=\"all\"", "gc.long_idle=\"10ms\""][..],
             &["buffer.size=\"256KiB\"", "gc.collect=\"one\""][..],
         ] {

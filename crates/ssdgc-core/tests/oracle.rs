@@ -59,14 +59,10 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
     );
     set("geometry.pages_per_block", ppb.to_string());
     set("geometry.page_size", format!("\"{page_kib}KiB\""));
-    set(
-        "geometry.overprovision",
-        format!("{:.2}", rng.gen_range(0.12..0.3f64)),
-    );
-    set(
-        "gc.threshold",
-        format!("{:.3}", rng.gen_range(0.04..0.1f64)),
-    );
+    let op = rng.gen_range(0.12..0.3f64);
+    set("geometry.overprovision", format!("{op:.2}"));
+    let threshold = rng.gen_range(0.04..0.1f64);
+    set("gc.threshold", format!("{threshold:.3}"));
     if rng.gen_bool(0.2) {
         set("gc.trigger", "\"pages\"".into());
     }
@@ -93,9 +89,17 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             "agc-dgc",
             "pftl",
             "zero",
+            "parallel",
         ],
     );
     set("gc.scheme", format!("\"{scheme}\""));
+    // The planes and migration values in effect (the scheme's, unless overridden below).
+    let mut pagc = scheme.starts_with("pagc");
+    let mut migration = match scheme {
+        "zero" => "instant",
+        "parallel" => "parallel",
+        _ => "serial",
+    };
     // Axis overrides, drawn among the meaningful combinations.
     if rng.gen_bool(0.6) {
         let when = *pick(
@@ -135,17 +139,50 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             ],
         );
         set("gc.planes", format!("\"{plane_mode}\""));
-        let instant =
-            when == "on-demand" && !ops && !plane_mode.starts_with("pagc") && rng.gen_bool(0.2);
-        set(
-            "gc.migration",
-            format!("\"{}\"", if instant { "instant" } else { "serial" }),
-        );
+        pagc = plane_mode.starts_with("pagc");
+        let instant = when == "on-demand" && !ops && !pagc && rng.gen_bool(0.2);
+        migration = if instant {
+            "instant"
+        } else if !pagc && rng.gen_bool(0.4) {
+            "parallel"
+        } else {
+            "serial"
+        };
+        set("gc.migration", format!("\"{migration}\""));
         let one = matches!(when, "on-demand" | "idle" | "agc") && rng.gen_bool(0.4);
         set(
             "gc.collect",
             format!("\"{}\"", if one { "one" } else { "restore" }),
         );
+    }
+    // Page registers, parallel workers, IPPBE, the copyback parity restriction.
+    let registers = rng.gen_range(1..=4u32);
+    set("geometry.registers_per_plane", registers.to_string());
+    set(
+        "geometry.register_sharing",
+        format!("\"{}\"", pick(rng, &["none", "command", "array"])),
+    );
+    if migration == "parallel" {
+        set("gc.workers", rng.gen_range(0..=registers).to_string());
+    }
+    if migration != "instant" && !pagc && rng.gen_bool(0.3) {
+        set("gc.erase_blocks", rng.gen_range(1..=3u32).to_string());
+    }
+    let hot_cold = rng.gen_bool(0.3);
+    let parity = (copyback && migration != "instant" && !pagc && !hot_cold && rng.gen_bool(0.3))
+        .then(|| {
+            if migration == "parallel" {
+                *pick(rng, &["paper", "in-order"])
+            } else {
+                "in-order"
+            }
+        });
+    set(
+        "gc.blocking",
+        format!("\"{}\"", pick(rng, &["die", "die", "plane", "channel"])),
+    );
+    if rng.gen_bool(0.3) {
+        set("host.priority", "\"reads-first\"".into());
     }
     let victim = *pick(
         rng,
@@ -163,7 +200,16 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
         ],
     );
     set("gc.victim", format!("\"{victim}\""));
-    if rng.gen_bool(0.3) {
+    // The in-order restriction needs greedy victims (validation says why) and room to spare:
+    // copyback keeps every page's parity, so a block whose valid pages lean to one parity wastes
+    // the imbalance again each time it is collected, and on a tight drive greedy can cycle through
+    // such blocks without gaining a page (the run then ends with the no-progress error, which is
+    // not what the oracle checks; docs/schemes/parallel-migration.md).
+    let room = op - threshold >= 0.2 && ppb >= 32;
+    if let Some(p) = parity.filter(|&p| p == "paper" || (victim == "greedy" && room)) {
+        set("gc.copyback_parity", format!("\"{p}\""));
+    }
+    if hot_cold {
         set("ftl.hot_cold", "true".into());
         set(
             "ftl.pool",
@@ -220,6 +266,12 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             set("gc.trigger", "\"blocks\"".into());
             set("gc.planes", "\"serial\"".into());
             set("gc.merge", "false".into());
+            // Planned jobs (parallel migration, IPPBE, parity) are for page-mapped victims.
+            if migration == "parallel" {
+                set("gc.migration", "\"serial\"".into());
+            }
+            set("gc.erase_blocks", "1".into());
+            set("gc.copyback_parity", "\"none\"".into());
             set(
                 "ftl.pool",
                 format!("\"{}\"", pick(rng, &["fifo", "youngest", "oldest"])),
@@ -283,8 +335,8 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             Precondition::None,
             Precondition::Fill,
             Precondition::Steady(0.5),
-            Precondition::Steady(0.5),
             Precondition::Steady(1.0),
+            Precondition::Trace(0.5),
         ],
     );
     Case {

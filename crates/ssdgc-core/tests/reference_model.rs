@@ -2,7 +2,8 @@
 //!
 //! Random operation sequences — host writes, whole instant collections, and GC jobs advanced one
 //! operation at a time with host writes landing in between (so writes hit pages of victims being
-//! collected) — run on a small drive under every victim policy and every free-pool order; under the
+//! collected), planned jobs (parallel migration waves, IPPBE's several victims per erase, the
+//! copyback parity restriction) among them — run on a small drive under every victim policy and every free-pool order; under the
 //! erase-ordered pools valid pages of open jobs are also moved to the hot and cold streams. A shadow of every physical page's
 //! content (which logical page, which version) is updated from what the FTL reports (the page a host
 //! write programmed, the source and destination of every move). After every step: every logical page
@@ -12,6 +13,7 @@
 use proptest::prelude::*;
 use ssdgc_core::flash::Geometry;
 use ssdgc_core::ftl::{Ftl, FtlError, Stream};
+use ssdgc_core::gc::migration::{InPlane, Parity};
 use ssdgc_core::gc::{self, GcJob, GcOp};
 use ssdgc_core::rng::rng_for;
 use ssdgc_core::ConfigBuilder;
@@ -74,6 +76,9 @@ enum Step {
     /// Move one valid page of the open job's victim (as `MovePage` picks it) to the hot (`true`) or
     /// cold stream, as a hot/cold classification would; only in set-ups with hot/cold moves.
     MoveHotCold(u32, bool),
+    /// Start a planned job in a plane (kept open like `Advance`): workers, victims per erase
+    /// (IPPBE), parity restriction (0 none, 1 paper, 2 in-order; the last two without hot/cold).
+    Planned(u32, u8, u8, u8),
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -85,6 +90,7 @@ fn step() -> impl Strategy<Value = Step> {
         1 => Just(Step::Flush),
         2 => any::<u32>().prop_map(Step::MovePage),
         2 => (any::<u32>(), any::<bool>()).prop_map(|(x, h)| Step::MoveHotCold(x, h)),
+        2 => (any::<u32>(), 1..=4u8, 1..=3u8, 0..3u8).prop_map(|(p, w, k, q)| Step::Planned(p, w, k, q)),
     ]
 }
 
@@ -153,7 +159,12 @@ fn apply_move(model: &mut Model, ftl: &Ftl, op: GcOp) {
                 model.shadow[d as usize] = Some(content);
             }
         }
-        GcOp::Erase { .. } | GcOp::MultiErase { .. } => {}
+        GcOp::Wave { n, src, dst } => {
+            for i in 0..n as usize {
+                copy(src[i], dst[i]);
+            }
+        }
+        GcOp::Erase { .. } | GcOp::MultiErase { .. } | GcOp::EraseBlocks { .. } => {}
     }
 }
 
@@ -260,6 +271,25 @@ fn run_sequence(setup: Setup, steps: &[Step], seed: u64) -> Result<(), TestCaseE
                     }
                 }
             }
+            Step::Planned(x, workers, erase_blocks, q) => {
+                if open.is_none() {
+                    let plane = x % geo.planes;
+                    let parity = match q {
+                        _ if setup.hot_cold => Parity::None,
+                        1 => Parity::Paper,
+                        2 => Parity::InOrder,
+                        _ => Parity::None,
+                    };
+                    let how = InPlane {
+                        workers,
+                        erase_blocks,
+                        parity,
+                    };
+                    if ftl.free_blocks(plane) >= 1 {
+                        open = gc::start_planned_job(&mut ftl, plane, &mut rng, 0, how);
+                    }
+                }
+            }
             Step::Parallel(x, cache) => {
                 if open.is_none() {
                     let first = x % geo.planes;
@@ -346,7 +376,13 @@ fn long_random_sequences_hold_under_every_policy() {
         let steps: Vec<Step> = (0..20_000)
             .map(|_| match r.gen_range(0..14) {
                 0 => Step::Collect(r.gen()),
-                1..=3 => Step::Advance(r.gen()),
+                1..=2 => Step::Advance(r.gen()),
+                3 => Step::Planned(
+                    r.gen(),
+                    r.gen_range(1..=4),
+                    r.gen_range(1..=3),
+                    r.gen_range(0..3),
+                ),
                 12 => Step::MovePage(r.gen()),
                 13 => Step::MoveHotCold(r.gen(), r.gen()),
                 _ => Step::Write(r.gen()),

@@ -104,3 +104,59 @@ mod reservations {
         assert_eq!(FlashOp::merged_read(&t, false, 1).transfers, 2);
     }
 }
+
+mod registers_and_scope {
+    use ssdgc_core::flash::{
+        FlashOp, GcScope, Geometry, RegisterSharing, ResourceParams, Resources, Timing,
+    };
+    use ssdgc_core::Config;
+
+    fn setup(scope: GcScope, registers: u8) -> (Timing, Resources) {
+        let mut cfg = Config::default();
+        cfg.timing.command.0 = 1_000;
+        // Two dies per channel: dies 0 and 1 on channel 0, dies 2 and 3 on channel 1.
+        cfg.geometry.chips_per_channel = 2;
+        let geo = Geometry::new(&cfg);
+        let t = Timing::new(&cfg);
+        let r = Resources::new(&geo, t.transfer).with_params(ResourceParams {
+            registers_per_plane: registers,
+            sharing: RegisterSharing::None,
+            scope,
+        });
+        (t, r)
+    }
+
+    #[test]
+    fn one_register_changes_nothing() {
+        let (t, mut r) = setup(GcScope::Die, 1);
+        let op = FlashOp::host_write(&t, 1);
+        assert_eq!(op.combined(RegisterSharing::Array), op);
+        assert_eq!(r.reserve(0, 0, &op).end, t.command + t.transfer + t.program);
+        assert_eq!(r.registers_per_plane(), 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "registers of a plane that has 2")]
+    fn an_operation_holds_no_more_registers_than_the_plane_has() {
+        let (t, mut r) = setup(GcScope::Die, 2);
+        let page = FlashOp::new(t.read, 0, t.program, 1);
+        r.reserve(0, 0, &FlashOp::in_flight(3, page, 0, 0));
+    }
+
+    #[test]
+    fn channel_scope_holds_the_other_dies_of_the_channel() {
+        let (_, mut r) = setup(GcScope::Channel, 1);
+        r.hold_channel(1);
+        assert!(r.blocked(0), "die 0 shares channel 0 with die 1");
+        assert!(!r.blocked(1), "the holder itself is not blocked");
+        assert!(!r.blocked(2) && !r.blocked(3), "channel 1 is free");
+        assert_eq!(r.release_channel(0), 0..0, "die 0 holds nothing");
+        assert_eq!(r.release_channel(1), 0..2);
+        assert!(!r.blocked(0));
+        // Die scope: GC holds no channel.
+        let (_, mut r) = setup(GcScope::Die, 1);
+        r.hold_channel(1);
+        assert!(!r.blocked(0));
+        assert_eq!(r.release_channel(1), 0..0);
+    }
+}

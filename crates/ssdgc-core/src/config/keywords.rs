@@ -69,6 +69,22 @@ keyword_enum!(
         Fill = "fill",
         /// A fill, then `precondition.overwrites` × capacity of random overwrites.
         Steady = "steady",
+        /// The workload itself (parallel-page-migration paper §V-A-3): the pages it reads, then
+        /// those it writes, then shifted copies until every page is written; then
+        /// `precondition.overwrites` × capacity of its writes.
+        Trace = "trace",
+    }
+);
+
+keyword_enum!(
+    /// The order in which a die serves its queued host transactions (`host.priority`). GC comes
+    /// first or not as the GC trigger decides.
+    HostPriority, "host.priority", {
+        /// Arrival order.
+        Fifo = "fifo",
+        /// Reads before writes (the parallel-page-migration paper's scheduler, §V-A: GC, then
+        /// reads, then writes); a read never passes a queued write of its own page.
+        ReadsFirst = "reads-first",
     }
 );
 
@@ -87,6 +103,12 @@ pub(crate) fn check(section: &str, key: &str, v: &toml::Value) -> Option<Result<
         ("gc", "copyback_ecc") => parse(|s| s.parse::<CopybackEcc>().map(drop)),
         ("host", "fold") => parse(|s| s.parse::<Fold>().map(drop)),
         ("precondition", "mode") => parse(|s| s.parse::<AgeingMode>().map(drop)),
+        ("host", "priority") => parse(|s| s.parse::<HostPriority>().map(drop)),
+        ("geometry", "register_sharing") => {
+            parse(|s| s.parse::<crate::flash::RegisterSharing>().map(drop))
+        }
+        ("gc", "blocking") => parse(|s| s.parse::<crate::flash::GcScope>().map(drop)),
+        ("gc", "copyback_parity") => parse(|s| s.parse::<crate::gc::migration::Parity>().map(drop)),
         ("ftl", "pool") => parse(|s| s.parse::<crate::ftl::PoolOrder>().map(drop)),
         ("ftl", "hot_to") => parse(|s| s.parse::<crate::ftl::HotTo>().map(drop)),
         ("ftl", "mapping") => parse(|s| s.parse::<crate::ftl::MappingKind>().map(drop)),
@@ -106,7 +128,7 @@ mod tests {
         let e = "sometimes".parse::<AgeingMode>().unwrap_err();
         assert_eq!(
             e,
-            "'precondition.mode' = 'sometimes' must be one of: none, fill, steady"
+            "'precondition.mode' = 'sometimes' must be one of: none, fill, steady, trace"
         );
     }
 

@@ -114,6 +114,28 @@ impl Config {
                  {under} use gc.planes = \"serial\""
             ));
         }
+        let mut planned = Vec::new();
+        if axes.migration == crate::gc::migration::Migration::Parallel {
+            planned.push("gc.migration = \"parallel\"".to_string());
+        }
+        if self.gc.erase_blocks > 1 {
+            planned.push(format!("gc.erase_blocks = {}", self.gc.erase_blocks));
+        }
+        if self.gc.copyback_parity != crate::gc::migration::Parity::None {
+            planned.push(format!(
+                "gc.copyback_parity = \"{}\"",
+                self.gc.copyback_parity
+            ));
+        }
+        if !planned.is_empty() {
+            return bad(format!(
+                "{} plan{} the moves of a page-mapped plane's victims; {under} a merge copies \
+                 pages to fixed offsets of its data blocks: use gc.migration = \"serial\", \
+                 gc.erase_blocks = 1 and gc.copyback_parity = \"none\"",
+                planned.join(" and "),
+                if planned.len() == 1 { "s" } else { "" }
+            ));
+        }
         if axes.preempt.merge {
             return bad(format!(
                 "gc.merge = true serves a read from a GC move taken out of its order; {under} a \

@@ -12,12 +12,15 @@ use std::fmt;
 mod keywords;
 mod mapping;
 mod presets;
+mod units;
 mod validate;
 
-pub use keywords::{AgeingMode, CopybackEcc, Fold, PagcMargin, ThresholdUnit};
+pub use keywords::{AgeingMode, CopybackEcc, Fold, HostPriority, PagcMargin, ThresholdUnit};
+use units::format_duration;
+pub use units::{parse_duration, parse_size, ByteSize, Duration};
 
 use crate::gc::axis::{AxisSetting, Toggle};
-use crate::units::{SimTime, MS, SEC, US};
+use crate::units::{SimTime, SEC};
 
 /// A configuration error, displayed as one line: `SOURCE[:LINE]: what is wrong`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -63,117 +66,6 @@ pub const MAX_PAGE_SIZE: u64 = 1 << 20;
 /// Most planes per die: plane sets are 64-bit masks.
 pub const MAX_PLANES_PER_DIE: u32 = 64;
 
-/// A duration written with its unit (`"25us"`, `"1.5ms"`, `"3.8ms"`, `"100ns"`, `"2s"`), or a bare
-/// integer of nanoseconds. Held as integer nanoseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
-pub struct Duration(pub SimTime);
-
-impl Duration {
-    /// Nanoseconds.
-    pub fn ns(self) -> SimTime {
-        self.0
-    }
-}
-
-/// Parses a duration with a unit suffix into nanoseconds, exactly (decimal digits, no float).
-pub fn parse_duration(s: &str) -> Result<SimTime, String> {
-    let s = s.trim();
-    let (num, mult) = if let Some(n) = s.strip_suffix("ns") {
-        (n, 1)
-    } else if let Some(n) = s.strip_suffix("us") {
-        (n, US)
-    } else if let Some(n) = s.strip_suffix("µs") {
-        (n, US)
-    } else if let Some(n) = s.strip_suffix("ms") {
-        (n, MS)
-    } else if let Some(n) = s.strip_suffix('s') {
-        (n, SEC)
-    } else {
-        return Err(format!(
-            "duration '{s}' needs a unit: ns, us, ms or s (e.g. \"25us\")"
-        ));
-    };
-    parse_decimal_scaled(num.trim(), mult).ok_or_else(|| format!("'{s}' is not a valid duration"))
-}
-
-/// Parses a byte size: `4096`, `"8KiB"`, `"2MiB"`, `"1GiB"`, `"512B"`.
-pub fn parse_size(s: &str) -> Result<u64, String> {
-    let s = s.trim();
-    let (num, mult) = if let Some(n) = s.strip_suffix("KiB") {
-        (n, 1u64 << 10)
-    } else if let Some(n) = s.strip_suffix("MiB") {
-        (n, 1 << 20)
-    } else if let Some(n) = s.strip_suffix("GiB") {
-        (n, 1 << 30)
-    } else if let Some(n) = s.strip_suffix("TiB") {
-        (n, 1 << 40)
-    } else if let Some(n) = s.strip_suffix('B') {
-        (n, 1)
-    } else {
-        (s, 1)
-    };
-    parse_decimal_scaled(num.trim(), mult).ok_or_else(|| format!("'{s}' is not a valid size"))
-}
-
-/// `"1.5"` × 1_000_000 → 1_500_000, exactly; `None` on junk, overflow or a fractional result.
-fn parse_decimal_scaled(num: &str, mult: u64) -> Option<u64> {
-    let (int, frac) = num.split_once('.').unwrap_or((num, ""));
-    if (int.is_empty() && frac.is_empty())
-        || !int.bytes().all(|c| c.is_ascii_digit())
-        || !frac.bytes().all(|c| c.is_ascii_digit())
-        || frac.len() > 18
-    {
-        return None;
-    }
-    let den = 10u128.pow(frac.len() as u32);
-    let int_v: u128 = if int.is_empty() { 0 } else { int.parse().ok()? };
-    let frac_v: u128 = if frac.is_empty() {
-        0
-    } else {
-        frac.parse().ok()?
-    };
-    let scaled = (int_v.checked_mul(den)?.checked_add(frac_v)?).checked_mul(mult as u128)?;
-    if scaled % den != 0 {
-        return None;
-    }
-    u64::try_from(scaled / den).ok()
-}
-
-fn format_duration(ns: SimTime) -> String {
-    if ns == 0 {
-        "0ns".into()
-    } else if ns.is_multiple_of(MS) {
-        format!("{}ms", ns / MS)
-    } else if ns.is_multiple_of(US) {
-        format!("{}us", ns / US)
-    } else {
-        format!("{ns}ns")
-    }
-}
-
-impl Serialize for Duration {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&format_duration(self.0))
-    }
-}
-
-impl<'de> Deserialize<'de> for Duration {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Int(u64),
-            Str(String),
-        }
-        match Raw::deserialize(d)? {
-            Raw::Int(n) => Ok(Duration(n)),
-            Raw::Str(s) => parse_duration(&s)
-                .map(Duration)
-                .map_err(serde::de::Error::custom),
-        }
-    }
-}
-
 /// `ftl.allocation` as its canonical name (`"CWDP"`); read case-insensitively.
 mod allocation_order {
     use crate::flash::AllocationOrder;
@@ -195,33 +87,6 @@ mod allocation_order {
     }
 }
 
-/// A byte size written as an integer or with a binary unit (`"8KiB"`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct ByteSize(pub u64);
-
-impl Serialize for ByteSize {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_u64(self.0)
-    }
-}
-
-impl<'de> Deserialize<'de> for ByteSize {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Int(u64),
-            Str(String),
-        }
-        match Raw::deserialize(d)? {
-            Raw::Int(n) => Ok(ByteSize(n)),
-            Raw::Str(s) => parse_size(&s)
-                .map(ByteSize)
-                .map_err(serde::de::Error::custom),
-        }
-    }
-}
-
 /// The drive's organisation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -236,6 +101,15 @@ pub struct GeometryConfig {
     pub page_size: ByteSize,
     /// Share of physical capacity hidden from the host.
     pub overprovision: f64,
+    /// Page (data) registers per plane, 1 to 8: with more than one, GC may keep that many page
+    /// moves of one plane in flight (`gc.migration = "parallel"`; the parallel-page-migration
+    /// paper's architecture, §IV-B, Fig. 3). Host operations use one.
+    pub registers_per_plane: u32,
+    /// What the pages in flight on one plane's registers share: `none` (the paper's idealised
+    /// architecture: N moves take as long as one), `command` (the die's command and address cycles,
+    /// one page at a time) or `array` (the plane's array reads or programs one page at a time: no
+    /// gain from registers; the default).
+    pub register_sharing: crate::flash::RegisterSharing,
 }
 
 /// Flash and bus timing.
@@ -349,7 +223,8 @@ pub struct GcConfig {
     /// Which planes collect together: `serial`, `pagc-blind`, `pagc-threshold`, `pagc-cache`,
     /// `superblock`.
     pub planes: AxisSetting<crate::gc::planes::Planes>,
-    /// How pages move: `serial`, `instant` (the zero-latency oracle).
+    /// How pages move: `serial`, `instant` (the zero-latency oracle), `parallel` (`gc.workers`
+    /// moves of one plane in flight on its registers).
     pub migration: AxisSetting<crate::gc::migration::Migration>,
     /// AGC/DGC (`gc.when` = `agc`, `dgc`, `agc-dgc`) and the idle-period report: an idle period
     /// longer than this is a long idle period (AGC/DGC paper §4.1, 1 s in its measurements).
@@ -363,6 +238,21 @@ pub struct GcConfig {
     /// plane needs to collect at all) that may serve as delay blocks for deferred GC (AGC/DGC
     /// paper §5.2); once they are used, GC runs on demand again.
     pub dgc_reserve: f64,
+    /// Parallel migration: worker threads moving one victim's pages at once, each on a page
+    /// register of the plane (at most `geometry.registers_per_plane`); 0 means one per register.
+    pub workers: u32,
+    /// The copyback odd/even page restriction (a page may be copied back only to a page of the same
+    /// parity): `none`, `paper` (the paper's pairing, Algorithm 3: the lowest free page of the same
+    /// parity, even out of program order) or `in-order` (destinations programmed in order, a page
+    /// skipped to keep parity and counted as wasted).
+    pub copyback_parity: crate::gc::migration::Parity,
+    /// IPPBE: victims of one plane collected by one job and erased together for one erase latency
+    /// (1 to 8; 1 is one victim per job).
+    pub erase_blocks: u32,
+    /// What a GC job holds between its operations: `plane` (the die serves host work of its other
+    /// planes in between), `die` (the default) or `channel` (no other die of the channel starts an
+    /// operation while a die of it runs GC).
+    pub blocking: crate::flash::GcScope,
 }
 
 /// The GC axis keys of `[gc]`, which take `"scheme"` or a value of their axis.
@@ -394,15 +284,21 @@ pub struct HostConfig {
     /// requests' response times (`schemes.critical_path`) for any scheme (the AGC/DGC schemes
     /// report them always).
     pub critical_path: bool,
+    /// Order in which a die serves its queued host transactions: `fifo` (arrival order) or
+    /// `reads-first` (reads before writes, a read never passing a write of its own page).
+    pub priority: HostPriority,
 }
 
 /// Preconditioning before measurement.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PreconditionConfig {
-    /// `none`, `fill` (sequential fill), or `steady` (fill, then random overwrites).
+    /// `none`, `fill` (sequential fill), `steady` (fill, then random overwrites) or `trace` (the
+    /// workload itself: the pages it reads, then those it writes, then shifted copies until every
+    /// page is written, then its writes again).
     pub mode: AgeingMode,
-    /// With `steady`: random single-page overwrites, as a multiple of the logical capacity.
+    /// With `steady`: random single-page overwrites, as a multiple of the logical capacity; with
+    /// `trace`: page writes of the workload's writes after the fill, as that multiple.
     pub overwrites: f64,
 }
 
@@ -1020,6 +916,19 @@ impl Config {
             channel_rate_mts: t.channel_rate_mts,
             channel_width_bits: t.channel_width_bits,
             page_size: self.geometry.page_size.0,
+        }
+    }
+
+    /// The resource model's settings: registers per plane, what they share, what a GC job holds.
+    pub fn resource_params(&self) -> crate::flash::ResourceParams {
+        crate::flash::ResourceParams {
+            registers_per_plane: self
+                .geometry
+                .registers_per_plane
+                .clamp(1, crate::flash::MAX_REGISTERS as u32)
+                as u8,
+            sharing: self.geometry.register_sharing,
+            scope: self.gc.blocking,
         }
     }
 

@@ -156,6 +156,7 @@ fn unreachable_thresholds_are_rejected_for_the_schemes_that_use_them() {
                                 | "pagc-threshold"
                                 | "pagc-cache"
                                 | "superblock"
+                                | "parallel"
                                 | "pgc-merge"
                                 | "pgc"
                                 | "pgc-se"
@@ -491,9 +492,45 @@ fn paper_presets_pin_their_papers_setups() {
         * 4096;
     assert_eq!(raw, 32 << 30);
 
-    // Parallel page migration: GC below 10 % free blocks.
-    for name in ["ppm-slc", "ppm-mlc"] {
-        assert_eq!(Config::preset(name).unwrap().gc.threshold, 0.10, "{name}");
+    // Parallel page migration, Table 1: 4 ch x 4 chips x 2 dies x 2 planes x 2,048 blocks of 64
+    // (SLC) or 256 (MLC) 4 KiB pages, 15 % over-provisioned, 25/200/1500 us and 75/1300/3800 us,
+    // greedy; GC below 10 % free blocks (the main threshold of §V-A), one victim per plane per
+    // trigger (the MSR SSD extension), GC > reads > writes, 4 registers per plane with full
+    // overlap (Fig. 3), preconditioned from the workload (§V-A-3).
+    for (name, pages, times) in [
+        ("ppm-slc", 64, (25_000, 200_000, 1_500_000)),
+        ("ppm-mlc", 256, (75_000, 1_300_000, 3_800_000)),
+    ] {
+        let c = Config::preset(name).unwrap();
+        let g = &c.geometry;
+        assert_eq!(
+            (
+                g.channels,
+                g.chips_per_channel,
+                g.dies_per_chip,
+                g.planes_per_die
+            ),
+            (4, 4, 2, 2),
+            "{name}"
+        );
+        assert_eq!((g.blocks_per_plane, g.pages_per_block), (2048, pages));
+        assert_eq!((g.page_size.0, g.overprovision), (4096, 0.15));
+        let t = crate::flash::Timing::new(&c);
+        assert_eq!((t.read, t.program, t.erase), times, "{name}");
+        assert_eq!(c.gc.victim.name(), "greedy");
+        assert_eq!(c.gc.threshold, 0.10, "{name}");
+        assert_eq!(c.gc.trigger, ThresholdUnit::Blocks);
+        assert_eq!(axes(&c).collect, Collect::One, "{name}");
+        assert_eq!(c.host.priority, HostPriority::ReadsFirst);
+        assert_eq!(g.registers_per_plane, 4);
+        assert_eq!(g.register_sharing, crate::flash::RegisterSharing::None);
+        assert_eq!(c.precondition.mode, AgeingMode::Trace);
+        // The paper's three thresholds fit its 15 % over-provisioning.
+        for thr in ["0.05", "0.14"] {
+            let mut b = ConfigBuilder::preset(name).unwrap();
+            b.set(&format!("gc.threshold={thr}")).unwrap();
+            b.build().unwrap_or_else(|e| panic!("{name} at {thr}: {e}"));
+        }
     }
 
     // The default drive keeps ssdgc's own semantics.
@@ -623,6 +660,18 @@ fn mapping_settings_are_checked_and_agc_presets_use_l_ftl() {
         ),
         (&["ftl.mapping=lftl", "gc.scheme=pgc"][..], "gc.merge"),
         (
+            &["ftl.mapping=lftl", "gc.migration=parallel"][..],
+            "gc.migration = \"parallel\"",
+        ),
+        (
+            &["ftl.mapping=hftl", "gc.erase_blocks=2"][..],
+            "gc.erase_blocks = 2",
+        ),
+        (
+            &["ftl.mapping=lftl", "gc.copyback_parity=in-order"][..],
+            "gc.copyback_parity = \"in-order\"",
+        ),
+        (
             &["ftl.mapping=hftl", "gc.when=ncq", "ftl.group_data_blocks=4"][..],
             "gc.when = \"ncq\"",
         ),
@@ -661,4 +710,103 @@ fn mapping_settings_are_checked_and_agc_presets_use_l_ftl() {
     assert_eq!(l.reserve_blocks(), 2);
     let p = l.ftl_params().unwrap();
     assert_eq!(p.mapping, MappingKind::Lftl);
+}
+
+#[test]
+fn migration_settings_are_checked_naming_their_keys() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["geometry.registers_per_plane=0"],
+            &["geometry.registers_per_plane = 0"],
+        ),
+        (
+            &["geometry.registers_per_plane=9"],
+            &["geometry.registers_per_plane = 9"],
+        ),
+        (
+            &["gc.migration=parallel", "gc.workers=2"],
+            &["gc.workers = 2", "geometry.registers_per_plane = 1"],
+        ),
+        (
+            &["geometry.registers_per_plane=4", "gc.workers=4"],
+            &["gc.workers = 4", "gc.migration"],
+        ),
+        (&["gc.erase_blocks=0"], &["gc.erase_blocks = 0"]),
+        (&["gc.erase_blocks=9"], &["gc.erase_blocks = 9"]),
+        (
+            &["gc.scheme=zero", "gc.erase_blocks=2"],
+            &["gc.erase_blocks = 2", "instant"],
+        ),
+        (
+            &["gc.scheme=pagc-blind", "gc.erase_blocks=2"],
+            &["gc.erase_blocks = 2", "gc.planes"],
+        ),
+        (
+            &["gc.scheme=pagc-blind", "gc.migration=parallel"],
+            &["gc.migration", "gc.planes"],
+        ),
+        (
+            &["gc.copyback=false", "gc.copyback_parity=in-order"],
+            &["gc.copyback_parity", "gc.copyback = false"],
+        ),
+        (
+            &["gc.copyback_parity=paper"],
+            &["gc.copyback_parity", "gc.migration"],
+        ),
+        (
+            &["gc.copyback_parity=in-order", "geometry.pages_per_block=63"],
+            &["gc.copyback_parity", "geometry.pages_per_block"],
+        ),
+        (
+            &["gc.copyback_parity=in-order", "ftl.hot_cold=true"],
+            &["gc.copyback_parity", "ftl.hot_cold"],
+        ),
+        (
+            &["gc.copyback_parity=sometimes"],
+            &["gc.copyback_parity", "in-order"],
+        ),
+        (&["gc.blocking=element"], &["gc.blocking", "channel"]),
+        (
+            &["geometry.register_sharing=bus"],
+            &["geometry.register_sharing", "array"],
+        ),
+        (
+            &["host.priority=writes-first"],
+            &["host.priority", "reads-first"],
+        ),
+    ];
+    for (sets, words) in cases {
+        let e = build_with(sets)
+            .expect_err(&format!("{sets:?}"))
+            .to_string();
+        assert!(!e.contains('\n'), "{e}");
+        for w in *words {
+            assert!(e.contains(w), "{sets:?}: {e} lacks {w}");
+        }
+    }
+    // Meaningful combinations pass: parallel with IPPBE, parity, any scope, superblock planes.
+    for sets in [
+        &[
+            "geometry.registers_per_plane=4",
+            "gc.migration=parallel",
+            "gc.workers=2",
+            "gc.erase_blocks=2",
+            "gc.copyback_parity=paper",
+        ][..],
+        &[
+            "gc.scheme=superblock",
+            "gc.migration=parallel",
+            "geometry.registers_per_plane=2",
+        ],
+        &[
+            "gc.scheme=fpgc",
+            "gc.erase_blocks=3",
+            "gc.copyback_parity=in-order",
+        ],
+        &["gc.blocking=plane", "gc.scheme=pagc-threshold"],
+        &["gc.blocking=channel", "gc.scheme=pgc"],
+        &["precondition.mode=trace", "host.priority=reads-first"],
+    ] {
+        build_with(sets).unwrap_or_else(|e| panic!("{sets:?}: {e}"));
+    }
 }

@@ -316,6 +316,96 @@ impl Config {
             ));
         }
         crate::gc::schemes::GcAxes::resolve(&self.gc).map_err(ConfigError::invalid)?;
+        self.check_migration_settings()?;
+        Ok(())
+    }
+
+    /// The settings of page migration and erase inside a plane: registers, workers, IPPBE's
+    /// victims per erase, the copyback parity restriction.
+    fn check_migration_settings(&self) -> Result<(), ConfigError> {
+        use crate::gc::migration::{Migration, Parity, MAX_ERASE_BLOCKS};
+        let bad = |m: String| Err(ConfigError::invalid(m));
+        let g = &self.geometry;
+        let gc = &self.gc;
+        let max_regs = crate::flash::MAX_REGISTERS as u32;
+        if !(1..=max_regs).contains(&g.registers_per_plane) {
+            return bad(format!(
+                "geometry.registers_per_plane = {} must be in 1..={max_regs}",
+                g.registers_per_plane
+            ));
+        }
+        if !(1..=MAX_ERASE_BLOCKS as u32).contains(&gc.erase_blocks) {
+            return bad(format!(
+                "gc.erase_blocks = {} must be in 1..={MAX_ERASE_BLOCKS} (victims erased together)",
+                gc.erase_blocks
+            ));
+        }
+        let Ok(axes) = self.gc_axes() else {
+            return Ok(());
+        };
+        let parallel = axes.migration == Migration::Parallel;
+        if gc.workers > g.registers_per_plane {
+            return bad(format!(
+                "gc.workers = {} exceeds geometry.registers_per_plane = {}: each worker moves its page through a register of the plane",
+                gc.workers, g.registers_per_plane
+            ));
+        }
+        if gc.workers >= 2 && !parallel {
+            return bad(format!(
+                "gc.workers = {} takes effect only with gc.migration = \"parallel\" (gc.migration is \"{}\")",
+                gc.workers, axes.migration
+            ));
+        }
+        if gc.erase_blocks > 1 {
+            if axes.migration == Migration::Instant {
+                return bad(format!(
+                    "gc.erase_blocks = {} saves erase time, which gc.migration = \"instant\" (the zero-latency oracle) does not spend: use gc.erase_blocks = 1",
+                    gc.erase_blocks
+                ));
+            }
+            if axes.planes.is_pagc() {
+                return bad(format!(
+                    "gc.erase_blocks = {} erases several victims of one plane, while gc.planes = \"{}\" collects one victim in each of several planes: use gc.planes = \"serial\" or \"superblock\" with IPPBE",
+                    gc.erase_blocks, axes.planes
+                ));
+            }
+        }
+        if gc.copyback_parity != Parity::None {
+            let p = gc.copyback_parity;
+            if !gc.copyback {
+                return bad(format!(
+                    "gc.copyback_parity = \"{p}\" restricts copyback; with gc.copyback = false pages are read out and written back, with no parity restriction"
+                ));
+            }
+            if !g.pages_per_block.is_multiple_of(2) {
+                return bad(format!(
+                    "gc.copyback_parity = \"{p}\" needs an even geometry.pages_per_block (odd and even pages alternate across blocks), not {}",
+                    g.pages_per_block
+                ));
+            }
+            if p == Parity::Paper && !parallel {
+                return bad(
+                    "gc.copyback_parity = \"paper\" is the parallel-page-migration paper's pairing of a job's address pairs (Algorithm 3): it needs gc.migration = \"parallel\" (use \"in-order\" for serial moves)".into(),
+                );
+            }
+            if p == Parity::InOrder && self.gc.victim.name() != "greedy" {
+                return bad(format!(
+                    "gc.copyback_parity = \"in-order\" wastes a page for each page of the majority parity beyond balance, so a victim with few invalid pages gains nothing; it needs gc.victim = \"greedy\" (the victim with the most invalid pages), not \"{}\"",
+                    self.gc.victim.name()
+                ));
+            }
+            if self.ftl.hot_cold {
+                return bad(format!(
+                    "gc.copyback_parity = \"{p}\" with ftl.hot_cold = true is not modelled: a page's hot or cold destination is known only when it moves, too late to keep its parity"
+                ));
+            }
+            if axes.planes.is_pagc() || axes.migration == Migration::Instant {
+                return bad(format!(
+                    "gc.copyback_parity = \"{p}\" applies to the single-plane copyback moves of serial or parallel migration, not to gc.planes = \"{}\" with gc.migration = \"{}\"",
+                    axes.planes, axes.migration
+                ));
+            }
+        }
         Ok(())
     }
 

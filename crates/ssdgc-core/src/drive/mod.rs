@@ -30,6 +30,7 @@ mod merge;
 mod pipeline;
 mod progress;
 mod schedule;
+mod scope;
 pub mod suspend;
 mod wake;
 
@@ -40,7 +41,7 @@ pub use suspend::MAX_SUSPENDS;
 use crate::ageing::{self as precondition, Precondition};
 use crate::config::Config;
 use crate::engine::{Event, EventQueue};
-use crate::flash::{Geometry, Resources, Timing};
+use crate::flash::{GcScope, Geometry, Resources, Timing};
 use crate::ftl::{Ftl, FtlError};
 use crate::gc::compose::Composed;
 use crate::gc::scheme::{self, Command, DriveView, GcScheme, QueuedTxn, SchemeStats};
@@ -115,6 +116,11 @@ struct Die {
     jobs: Vec<GcJob>,
     running: Running,
     clock: DieClock,
+    /// `gc.blocking = "plane"`: an operation of the die's held job has just ended, so a host
+    /// transaction of another plane may go before its next one.
+    host_turn: bool,
+    /// `gc.blocking = "plane"`: the job the die is holding to its erase, its planes only.
+    plane_hold: Option<usize>,
 }
 
 /// The drive's GC scheme: one built from the axes (called without dynamic dispatch), or one set
@@ -196,6 +202,17 @@ pub struct DriveCounters {
     pub pipelined_writes: u64,
     /// Events handled by the drive (die completions and merged reads).
     pub events: u64,
+    /// Planned jobs (parallel migration, IPPBE, copyback parity): jobs completed.
+    pub gc_jobs: u64,
+    /// Planned jobs: the sum of their durations, from start to the end of the erase.
+    pub gc_job_time: SimTime,
+    /// Planned jobs: operations that moved pages (waves of the workers, one move or more).
+    pub waves: u64,
+    /// Planned jobs: time each worker's page register held a page (worker `i` moves the `i`-th
+    /// page of every wave).
+    pub worker_busy: [SimTime; crate::flash::MAX_REGISTERS as usize],
+    /// Multi-block erases (IPPBE: more than one victim per erase).
+    pub multi_erases: u64,
 }
 
 /// One drive of the simulation.
@@ -236,6 +253,12 @@ pub struct Drive {
     ftl_error: Option<FtlError>,
     /// The progress watchdog.
     progress: progress::Progress,
+    /// What a GC job holds between its operations (`gc.blocking`).
+    scope: GcScope,
+    /// A die serves reads before writes (`host.priority = "reads-first"`).
+    reads_first: bool,
+    /// Jobs are planned (parallel migration, IPPBE, copyback parity): count their figures.
+    planned: bool,
 }
 
 impl Drive {
@@ -259,14 +282,28 @@ impl Drive {
                 jobs: Vec::new(),
                 running: Running::Nothing,
                 clock: DieClock::new(geo.planes_per_die),
+                host_turn: false,
+                plane_hold: None,
             })
             .collect();
+        let axes = cfg.gc_axes().map_err(SimError::Config)?;
+        let planned = crate::gc::migration::InPlane::new(
+            axes.migration,
+            cfg.gc.workers,
+            cfg.geometry.registers_per_plane,
+            cfg.gc.erase_blocks,
+            cfg.gc.copyback_parity,
+        )
+        .is_some();
         Ok(Drive {
             id: id as u16,
             in_array: drives > 1,
             // An ECC round trip takes the page over the channel twice: a move without copyback.
             copyback: cfg.gc.copyback && cfg.gc.copyback_ecc == crate::config::CopybackEcc::None,
-            res: Resources::new(&geo, timing.transfer),
+            res: Resources::new(&geo, timing.transfer).with_params(cfg.resource_params()),
+            scope: cfg.gc.blocking,
+            reads_first: cfg.host.priority == crate::config::HostPriority::ReadsFirst,
+            planned,
             pipeline: pipeline::Pipeline::new(scheme.pipelined(), geo.dies),
             suspension: suspend::Suspension::new(geo.dies),
             merging: merge::Merging::default(),
@@ -321,9 +358,31 @@ impl Drive {
         seed: u64,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<(), SimError> {
+        if let Precondition::Trace(_) = mode {
+            return Err(SimError::Config(
+                "trace preconditioning replays the workload: the simulator does it (Simulator::precondition)".into(),
+            ));
+        }
         let mut rng = rng_for(seed, drive_stream(self.id as u32, streams::PRECONDITION));
         precondition::run(&mut self.ftl, mode, &mut rng, progress)?;
         Ok(())
+    }
+
+    /// The drive's preconditioning stream of `seed` (for preconditioning through
+    /// [`Drive::write_instant`]).
+    pub fn precondition_rng(&self, seed: u64) -> SimRng {
+        rng_for(seed, drive_stream(self.id as u32, streams::PRECONDITION))
+    }
+
+    /// Writes logical page `lpn` with no simulated time, collecting instantly first as needed
+    /// ([`precondition::write_instant`]).
+    pub fn write_instant(&mut self, lpn: Lpn, rng: &mut SimRng) -> Result<(), FtlError> {
+        precondition::write_instant(&mut self.ftl, lpn, rng)
+    }
+
+    /// Preconditioning is over: the work counters start from zero.
+    pub fn preconditioned(&mut self) {
+        self.ftl.counters = Default::default();
     }
 
     /// True when logical page `lpn` has data on flash (or in the FTL's DRAM buffer).
@@ -441,9 +500,14 @@ impl Drive {
                 self.txns.len() as u32 - 1
             }
         };
-        let die = &mut self.dies[d as usize];
-        die.queue.push_back(QueuedTxn { plane, write, lpn });
-        die.ids.push_back(t);
+        let q = QueuedTxn { plane, write, lpn };
+        if self.reads_first && !write {
+            self.queue_read_first(d, q, t);
+        } else {
+            let die = &mut self.dies[d as usize];
+            die.queue.push_back(q);
+            die.ids.push_back(t);
+        }
         self.kick_die(ev, d);
     }
 
@@ -504,13 +568,22 @@ impl Drive {
                 gc::complete(&mut self.ftl, op);
                 // A job ends with its last erase (a log-block FTL's merge may erase several blocks).
                 if op.is_erase() && !self.erases_to_come(d, job) {
-                    self.dies[d as usize].jobs.remove(job);
+                    let die = &mut self.dies[d as usize];
+                    let done = die.jobs.remove(job);
+                    die.plane_hold = None;
+                    if self.planned {
+                        self.counters.gc_jobs += 1;
+                        self.counters.gc_job_time += now - done.started;
+                    }
                     if let Some(msg) = self.progress.erased(now, self.ftl.counters.blocks_erased) {
                         self.error.get_or_insert(SimError::NoProgress(msg));
                     }
                 } else if hold && self.step_held_job(ev, d, job) {
                     return Finished::Busy;
+                } else {
+                    self.dies[d as usize].host_turn = true;
                 }
+                self.gc_releases(ev, d);
                 Finished::Free
             }
         }

@@ -15,7 +15,7 @@
 
 use super::{Drive, Running};
 use crate::engine::EventQueue;
-use crate::flash::FlashOp;
+use crate::flash::{FlashOp, GcScope};
 use crate::gc::scheme::{Action, DieContext};
 use crate::gc::{self, GcOp};
 use crate::metrics::breakdown::Busy;
@@ -41,13 +41,23 @@ impl Drive {
         // Each round either starts an operation (and returns) or retires a finished job; a die has
         // few jobs, so this bound is never reached in a correct run.
         for _ in 0..64 {
-            let die = &mut self.dies[d as usize];
-            if !matches!(die.running, Running::Nothing) {
+            if !matches!(self.dies[d as usize].running, Running::Nothing) {
                 if self.suspension.may_suspend(d) {
                     self.try_suspend(ev, d);
                 }
                 return;
             }
+            if self.res.blocked(d) {
+                // Another die of the channel runs GC and holds it (`gc.blocking = "channel"`).
+                return;
+            }
+            if let Some(j) = self.dies[d as usize].plane_hold {
+                if self.step_plane_held(ev, d, j) {
+                    return;
+                }
+                continue;
+            }
+            let die = &mut self.dies[d as usize];
             let mut cx = DieContext {
                 now: self.now,
                 die: d,
@@ -108,6 +118,15 @@ impl Drive {
                     if j >= die.jobs.len() {
                         self.invariant(format!("scheme chose GC job {j}, which does not exist"));
                         return;
+                    }
+                    if self.scope == GcScope::Plane {
+                        // The job holds its planes only: the die alternates its operations with
+                        // host transactions of other planes, without asking the scheme again.
+                        self.dies[d as usize].plane_hold = Some(j);
+                        if self.step_plane_held(ev, d, j) {
+                            return;
+                        }
+                        continue;
                     }
                     if self.start_gc_job(ev, d, j) {
                         return;
@@ -207,6 +226,22 @@ impl Drive {
         if !self.copyback || self.dies[d as usize].jobs[j].uses_channel() {
             return self.step_held_job(ev, d, j);
         }
+        if self.planned {
+            self.run_copyback_job::<true>(ev, d, j)
+        } else {
+            self.run_copyback_job::<false>(ev, d, j)
+        }
+    }
+
+    /// [`Drive::start_gc_job`] of a copyback job: its operations back to back under one completion
+    /// event; `PLANNED` counts a planned job's waves and erases.
+    #[inline(always)]
+    fn run_copyback_job<const PLANNED: bool>(
+        &mut self,
+        ev: &mut EventQueue,
+        d: u32,
+        j: usize,
+    ) -> bool {
         let start = self.now;
         let mut t = start;
         let mut last = None;
@@ -219,7 +254,11 @@ impl Drive {
                     let tm = self.pipeline.gc_timing(d, t, &op, &self.timing);
                     let f = op.flash_op(&tm, true, planes);
                     debug_assert_eq!(f.transfers, 0, "a copyback job without channel use");
+                    let begun = t;
                     t = self.res.reserve(d, t, &f).end;
+                    if PLANNED {
+                        count_planned(&mut self.counters, &op, t - begun);
+                    }
                     self.pipeline.gc_started(d, &op, t, &self.timing);
                     // A job ends with its erase: the only operation to keep for completion. A
                     // merge's earlier erases (it may erase several blocks) are over by the time
@@ -242,6 +281,7 @@ impl Drive {
             return false;
         };
         self.counters.gc_time += t - start;
+        self.gc_holds(d);
         let die = &mut self.dies[d as usize];
         die.clock.switch(start, Busy::Gc { planes });
         die.running = Running::Gc {
@@ -251,6 +291,36 @@ impl Drive {
         };
         self.schedule_die_done(ev, d, t);
         true
+    }
+
+    /// `gc.blocking = "plane"`: die `d` goes on with job `j`, which holds its planes only — a host
+    /// transaction of another plane if it is the host's turn, else the job's next operation.
+    /// False (and the job retired) when the job had nothing left.
+    fn step_plane_held(&mut self, ev: &mut EventQueue, d: u32, j: usize) -> bool {
+        if let Some(i) = self.host_between(d, j) {
+            let t = self.dies[d as usize]
+                .take_queued(i)
+                .expect("a queued transaction");
+            self.start_host(ev, d, t);
+            return true;
+        }
+        match gc::dispatch_next(&mut self.ftl, &mut self.dies[d as usize].jobs[j]) {
+            Ok(Some(op)) => {
+                let dur = self.start_gc_op(ev, d, j, op, false);
+                self.counters.gc_time += dur;
+                true
+            }
+            Ok(None) => {
+                let die = &mut self.dies[d as usize];
+                die.jobs.remove(j);
+                die.plane_hold = None;
+                false
+            }
+            Err(e) => {
+                self.ftl_error.get_or_insert(e);
+                true
+            }
+        }
     }
 
     /// Issues the next operation of held job `j`; false (and the job retired) when none is left.
@@ -287,11 +357,33 @@ impl Drive {
         let tm = self.pipeline.gc_timing(d, now, &op, &self.timing);
         let f = op.flash_op(&tm, self.copyback, planes);
         let finish = self.res.reserve(d, now, &f).end;
+        if self.planned {
+            count_planned(&mut self.counters, &op, finish - now);
+        }
+        self.gc_holds(d);
         self.pipeline.gc_started(d, &op, finish, &self.timing);
         let die = &mut self.dies[d as usize];
         die.clock.switch(now, Busy::Gc { planes });
         die.running = Running::Gc { job: j, op, hold };
         self.schedule_die_done(ev, d, finish);
         finish - now
+    }
+}
+
+/// Counts operation `op` of a planned job, which took `dur`: a wave (or one move) keeps one
+/// worker's register busy per page; a multi-block erase is counted.
+fn count_planned(c: &mut super::DriveCounters, op: &GcOp, dur: SimTime) {
+    let workers = match *op {
+        GcOp::Move { .. } => 1,
+        GcOp::Wave { n, .. } => n as usize,
+        GcOp::EraseBlocks { .. } => {
+            c.multi_erases += 1;
+            return;
+        }
+        _ => return,
+    };
+    c.waves += 1;
+    for b in &mut c.worker_busy[..workers] {
+        *b += dur;
     }
 }

@@ -133,6 +133,7 @@ impl Drive {
         s.count += 1;
         s.armed = false;
         self.dies[d as usize].running = Running::Suspending;
+        self.gc_releases(ev, d);
         let planes = self.res.die_planes(d);
         self.res
             .reserve(d, now, &FlashOp::die_time(at - now, planes));
@@ -149,6 +150,7 @@ impl Drive {
             return;
         };
         s.armed = true;
+        self.gc_holds(d);
         let planes = held.op.plane_mask(&self.geo);
         let die = &mut self.dies[d as usize];
         die.clock.switch(now, Busy::Gc { planes });

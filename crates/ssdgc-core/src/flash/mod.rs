@@ -10,7 +10,10 @@ pub mod resources;
 mod timing;
 
 pub use alloc::AllocationOrder;
-pub use resources::{check_multiplane, FlashOp, Reservation, Resources};
+pub use resources::{
+    check_multiplane, FlashOp, GcScope, RegisterSharing, Reservation, ResourceParams, Resources,
+    MAX_REGISTERS,
+};
 pub use timing::{Timing, TimingParams};
 
 use crate::units::{Lpn, Ppn};

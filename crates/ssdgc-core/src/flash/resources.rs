@@ -12,35 +12,118 @@
 //! - the **die** executes one operation at a time and is busy until `xs + transfers × xfer + after`
 //!   (or `now + before + after` with no transfer): it holds the data in its register while its
 //!   transfer waits for the channel;
-//! - the **planes** it works on, and their page registers (one per plane today), are held for the
-//!   same span; a command on one plane blocks the die's other planes unless it is a multi-plane
-//!   command (which names every plane it works on, and is legal only as [`check_multiplane`] says).
+//! - the **planes** it works on, and their page registers, are held for the same span; a command on
+//!   one plane blocks the die's other planes unless it is a multi-plane command (which names every
+//!   plane it works on, and is legal only as [`check_multiplane`] says).
 //!
 //! Host reads and writes, reads served from a GC move's register (merged), every GC operation
-//! (the GC mechanism's `GcOp::flash_op`: moves, multi-plane moves, buffer reads, commits, erases) and stretches of die
-//! time (suspension) go through it. Later work slots in as variants of the description: N page
-//! registers per plane (the parallel-page-migration architecture: [`FlashOp::registers`] above 1,
-//! checked against [`Resources::registers_per_plane`]) and multi-block erase (IPPBE:
-//! [`FlashOp::erase_blocks`] above 1 for one erase latency).
+//! (the GC mechanism's `GcOp::flash_op`: moves, waves of parallel moves, multi-plane moves, buffer
+//! reads, commits, erases) and stretches of die time (suspension) go through it.
+//!
+//! **N page registers per plane** (the parallel-page-migration paper, Zhu, Han, Son, IEEE Access
+//! 2020, §IV-B, Fig. 3: each die has N register sets and each plane N data registers;
+//! `geometry.registers_per_plane`, default 1). An operation with [`FlashOp::registers`] = `n` > 1
+//! keeps `n` pages of one plane in flight at once, one per register; its `before`, `transfers` and
+//! `after` then describe *one* page, and [`Resources::reserve`] combines the `n` pages by what
+//! they share ([`RegisterSharing`], `geometry.register_sharing`):
+//!
+//! | sharing | combined `before` | combined `after` | transfers |
+//! |---|---|---|---|
+//! | `none` (the paper's idealised architecture: N register sets per die, interleaving "negligible", §IV-B) | `before` | `after` | `n × transfers` |
+//! | `command` (the die's command and address cycles are issued one page at a time) | `n × cmd_before + (before − cmd_before)` | `n × cmd_after + (after − cmd_after)` | `n × transfers` |
+//! | `array` (the plane's array reads or programs one page at a time: the conservative reading) | `n × before` | `n × after` | `n × transfers` |
+//!
+//! where `cmd_before` and `cmd_after` are the command cycles inside `before` and `after`. The
+//! channel carries one page at a time whatever the sharing. An operation may hold at most
+//! `registers_per_plane` registers (asserted).
+//!
+//! **Multi-block erase** (IPPBE, the parallel-page-migration paper's ref. [15], §II-F, §V-C):
+//! [`FlashOp::erase_blocks`] = `k` blocks of one plane erased by one command for one erase latency.
+//!
+//! **What a GC job holds** ([`GcScope`], `gc.blocking`): every operation occupies its die while it
+//! runs; between the operations of a job held to its erase, the job holds its planes only
+//! (`plane`: the die may serve host work of its other planes), its die (`die`, the default), or its
+//! die's whole channel (`channel`: no other die of the channel starts an operation while a die of
+//! it runs GC, [`Resources::hold_channel`]). The drive's scheduler asks [`Resources::blocked`]
+//! before a die starts anything.
 
 use crate::flash::{Geometry, Timing};
+use crate::keyword::keyword_enum;
 use crate::units::{Ppn, SimTime};
+
+/// Most page registers a plane may have (`geometry.registers_per_plane`).
+pub const MAX_REGISTERS: u8 = 8;
+
+keyword_enum!(
+    /// What the pages in flight on the registers of one plane share (`geometry.register_sharing`).
+    RegisterSharing, "geometry.register_sharing", {
+        /// Nothing: `n` pages take as long as one (the paper's idealised architecture, §IV-B).
+        None = "none",
+        /// The die's command and address cycles: issued one page at a time.
+        Command = "command",
+        /// The plane's array: it reads or programs one page at a time (no gain from registers).
+        Array = "array",
+    }
+);
+
+keyword_enum!(
+    /// What a GC job holds between its operations (`gc.blocking`).
+    GcScope, "gc.blocking", {
+        /// Its planes: the die serves host work of its other planes between the job's operations.
+        Plane = "plane",
+        /// Its die, from the first move to the erase.
+        Die = "die",
+        /// Its die's channel: no other die of the channel starts an operation meanwhile.
+        Channel = "channel",
+    }
+);
+
+/// The resource model's settings beyond the geometry and the transfer time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResourceParams {
+    /// Page registers per plane (1..=[`MAX_REGISTERS`]).
+    pub registers_per_plane: u8,
+    /// What the pages in flight on one plane's registers share.
+    pub sharing: RegisterSharing,
+    /// What a GC job holds between its operations.
+    pub scope: GcScope,
+}
+
+impl Default for ResourceParams {
+    /// One register per plane; GC holds its die (the model before these settings existed).
+    fn default() -> Self {
+        ResourceParams {
+            registers_per_plane: 1,
+            sharing: RegisterSharing::Array,
+            scope: GcScope::Die,
+        }
+    }
+}
 
 /// What an operation occupies and for how long.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FlashOp {
-    /// Die time before the channel transfers: command cycles and array reads.
+    /// Die time before the channel transfers: command cycles and array reads (of one page when
+    /// `registers` > 1).
     pub before: SimTime,
-    /// Pages over the die's channel, back to back once the channel is free.
+    /// Pages over the die's channel, back to back once the channel is free (of one page's when
+    /// `registers` > 1).
     pub transfers: u32,
-    /// Die time after the transfers: command cycles and array programs.
+    /// Die time after the transfers: command cycles and array programs (of one page when
+    /// `registers` > 1).
     pub after: SimTime,
     /// The planes of the die it works on (bit `i` = plane `i` of the die).
     pub planes: u64,
-    /// Page registers it holds in each of those planes.
+    /// Page registers it holds in each of those planes: with more than one, that many pages are in
+    /// flight at once, each as `before`, `transfers`, `after` describe, combined by the registers'
+    /// sharing ([`RegisterSharing`]).
     pub registers: u8,
     /// Blocks erased in each of those planes for one erase latency (0 for reads and programs).
     pub erase_blocks: u8,
+    /// The command cycles inside `before` (read only to combine several registers).
+    pub cmd_before: SimTime,
+    /// The command cycles inside `after` (read only to combine several registers).
+    pub cmd_after: SimTime,
 }
 
 impl FlashOp {
@@ -55,6 +138,25 @@ impl FlashOp {
             planes,
             registers: 1,
             erase_blocks: 0,
+            cmd_before: 0,
+            cmd_after: 0,
+        }
+    }
+
+    /// `n` pages of one plane in flight at once on `n` registers, each needing `page` (whose
+    /// command cycles before and after its transfers are `cmd_before` and `cmd_after`).
+    #[inline]
+    pub const fn in_flight(
+        n: u8,
+        page: FlashOp,
+        cmd_before: SimTime,
+        cmd_after: SimTime,
+    ) -> FlashOp {
+        FlashOp {
+            registers: n,
+            cmd_before,
+            cmd_after,
+            ..page
         }
     }
 
@@ -90,7 +192,32 @@ impl FlashOp {
         )
     }
 
-    /// Total time on the die when the channel is free at once.
+    /// The operation as one register's worth: its `registers` pages combined by `sharing` (the
+    /// table of the module docs); itself when it holds at most one register.
+    #[inline]
+    pub fn combined(&self, sharing: RegisterSharing) -> FlashOp {
+        if self.registers <= 1 {
+            return *self;
+        }
+        let n = self.registers as SimTime;
+        let (before, after) = match sharing {
+            RegisterSharing::None => (self.before, self.after),
+            RegisterSharing::Command => (
+                self.before + (n - 1) * self.cmd_before,
+                self.after + (n - 1) * self.cmd_after,
+            ),
+            RegisterSharing::Array => (n * self.before, n * self.after),
+        };
+        FlashOp {
+            before,
+            transfers: self.transfers * self.registers as u32,
+            after,
+            ..*self
+        }
+    }
+
+    /// Total time on the die when the channel is free at once (one register's worth; see
+    /// [`FlashOp::combined`] for several).
     pub fn duration(&self, transfer: SimTime) -> SimTime {
         self.before + self.transfers as SimTime * transfer + self.after
     }
@@ -117,13 +244,19 @@ impl Reservation {
     }
 }
 
+/// No die holds the channel for GC.
+const NO_DIE: u32 = u32::MAX;
+
 /// The channels, dies and planes of one drive, and when each is next free.
 #[derive(Clone, Debug)]
 pub struct Resources {
     transfer: SimTime,
     dies_per_channel: u32,
+    params: ResourceParams,
     /// Per channel: the instant its bus is free.
     channel_free: Vec<SimTime>,
+    /// Per channel: the die running GC that holds it (`gc.blocking = "channel"`), or `NO_DIE`.
+    channel_gc: Vec<u32>,
     /// Per die: when the operation it runs ends (`SimTime::MAX` when it runs none).
     die_until: Vec<SimTime>,
     /// Per die: the planes its operation holds.
@@ -131,28 +264,68 @@ pub struct Resources {
 }
 
 impl Resources {
-    /// Page registers per plane.
-    pub const fn registers_per_plane() -> u8 {
-        1
-    }
-
     /// Every resource of a drive of geometry `geo`, free, with one page over a channel taking
-    /// `transfer`.
+    /// `transfer`; one register per plane, and GC holding its die ([`ResourceParams::default`]).
     pub fn new(geo: &Geometry, transfer: SimTime) -> Resources {
         Resources {
             transfer,
             dies_per_channel: geo.chips_per_channel * geo.dies_per_chip,
+            params: ResourceParams::default(),
             channel_free: vec![0; geo.channels as usize],
+            channel_gc: vec![NO_DIE; geo.channels as usize],
             die_until: vec![SimTime::MAX; geo.dies as usize],
             die_planes: vec![0; geo.dies as usize],
         }
     }
 
+    /// The same resources with `params` (registers per plane, their sharing, GC's scope).
+    pub fn with_params(mut self, params: ResourceParams) -> Resources {
+        assert!(
+            (1..=MAX_REGISTERS).contains(&params.registers_per_plane),
+            "registers per plane out of range"
+        );
+        self.params = params;
+        self
+    }
+
+    /// The resource model's settings.
+    pub fn params(&self) -> ResourceParams {
+        self.params
+    }
+
+    /// Page registers per plane.
+    pub fn registers_per_plane(&self) -> u8 {
+        self.params.registers_per_plane
+    }
+
     /// Reserves `op` started at `now` on die `die`: its channel transfers on the die's channel, the
-    /// die and the planes until it ends. Returns where it landed.
+    /// die and the planes until it ends (its registers' pages combined as
+    /// [`FlashOp::combined`] says). Returns where it landed.
     #[inline]
     pub fn reserve(&mut self, die: u32, now: SimTime, op: &FlashOp) -> Reservation {
-        debug_assert!(op.registers <= Self::registers_per_plane());
+        if op.registers > 1 {
+            return self.reserve_in_flight(die, now, op);
+        }
+        self.book(die, now, op)
+    }
+
+    /// [`Resources::reserve`] of several pages in flight on one plane's registers.
+    #[cold]
+    #[inline(never)]
+    fn reserve_in_flight(&mut self, die: u32, now: SimTime, op: &FlashOp) -> Reservation {
+        assert!(
+            op.registers <= self.params.registers_per_plane,
+            "an operation holds {} registers of a plane that has {}",
+            op.registers,
+            self.params.registers_per_plane
+        );
+        let one = op.combined(self.params.sharing);
+        self.book(die, now, &one)
+    }
+
+    /// Books `op`, one register's worth, on the die's channel, the die and its planes.
+    #[inline(always)]
+    fn book(&mut self, die: u32, now: SimTime, op: &FlashOp) -> Reservation {
         let ready = now + op.before;
         let (xs, xe) = if op.transfers == 0 {
             (ready, ready)
@@ -204,6 +377,47 @@ impl Resources {
     pub fn release(&mut self, die: u32) {
         self.die_until[die as usize] = SimTime::MAX;
         self.die_planes[die as usize] = 0;
+    }
+
+    /// Die `die` starts GC: with `gc.blocking = "channel"` it holds its channel, so that no other
+    /// die of the channel starts an operation until [`Resources::release_channel`].
+    #[inline]
+    pub fn hold_channel(&mut self, die: u32) {
+        if self.params.scope == GcScope::Channel {
+            let c = &mut self.channel_gc[(die / self.dies_per_channel) as usize];
+            debug_assert!(
+                *c == NO_DIE || *c == die,
+                "two dies hold one channel for GC"
+            );
+            *c = die;
+        }
+    }
+
+    /// Die `die` has stopped running GC: the dies of its channel that it held back, if it held the
+    /// channel (empty otherwise).
+    #[inline]
+    pub fn release_channel(&mut self, die: u32) -> std::ops::Range<u32> {
+        if self.params.scope != GcScope::Channel {
+            return 0..0;
+        }
+        let ch = die / self.dies_per_channel;
+        let c = &mut self.channel_gc[ch as usize];
+        if *c != die {
+            return 0..0;
+        }
+        *c = NO_DIE;
+        ch * self.dies_per_channel..(ch + 1) * self.dies_per_channel
+    }
+
+    /// True when die `die` may not start an operation: another die of its channel runs GC and
+    /// holds the channel (`gc.blocking = "channel"`).
+    #[inline]
+    pub fn blocked(&self, die: u32) -> bool {
+        if self.params.scope != GcScope::Channel {
+            return false;
+        }
+        let c = self.channel_gc[(die / self.dies_per_channel) as usize];
+        c != NO_DIE && c != die
     }
 }
 

@@ -85,6 +85,12 @@ pub struct FtlCounters {
     /// Log-block mappings: merges, pages copied and blocks erased, per kind ([`MergeKind`] as
     /// index: switch, partial, full).
     pub merges: [MergeCounts; 3],
+    /// Pages left unprogrammed to keep a copyback destination's parity (`gc.copyback_parity =
+    /// "in-order"`).
+    pub parity_skipped: u64,
+    /// Pages moved to a destination before one already programmed in their block, as the
+    /// parallel-page-migration paper's pairing does (`gc.copyback_parity = "paper"`).
+    pub out_of_order_pairs: u64,
 }
 
 /// An FTL failure that the scheduling should have made impossible: reported, never a panic.
@@ -435,6 +441,14 @@ impl Ftl {
     pub fn skip_page(&mut self, plane: u32, stream: Stream) -> Result<Ppn, FtlError> {
         let ppn = with_map!(mut self, f => f.skip_page(plane, stream))?;
         self.counters.pages_skipped += 1;
+        Ok(ppn)
+    }
+
+    /// Leaves the next page of a write point unprogrammed so that the next copyback lands on a page
+    /// of its source's parity. Returns the page skipped.
+    pub fn skip_for_parity(&mut self, plane: u32, stream: Stream) -> Result<Ppn, FtlError> {
+        let ppn = with_map!(mut self, f => f.skip_page(plane, stream))?;
+        self.counters.parity_skipped += 1;
         Ok(ppn)
     }
 

@@ -6,7 +6,7 @@
 //! through [`Axes::run`] (held, or one operation at a time, by the preemption axis). Suspension and
 //! point A are answered from the preemption axis with the trigger's rule of who may preempt.
 
-use super::migration::Migration;
+use super::migration::{InPlane, Migration};
 use super::planes::pagc::{Join, Pagc};
 use super::planes::{PlaneMode, Planes};
 use super::preempt::{merge, PreemptMode, Preemption};
@@ -32,13 +32,18 @@ pub struct Axes {
     pub planes: PlaneMode,
     /// How pages move.
     pub migration: Migration,
+    /// How a job of one plane is planned (parallel migration, IPPBE, copyback parity), when it is.
+    pub inplane: Option<InPlane>,
 }
 
 impl Axes {
-    /// Starts a job for `plane` (and the planes that join it, by the planes axis); returns its
-    /// index on the die.
+    /// Starts a job for `plane` (and the planes that join it, by the planes axis; or a planned
+    /// job of the plane, by the migration axis and its settings); returns its index on the die.
     pub fn start(&mut self, cx: &mut DieContext<'_>, plane: u32) -> Option<usize> {
-        self.planes.start(cx, plane)
+        match self.inplane {
+            Some(how) => cx.start_planned_job(plane, how),
+            None => self.planes.start(cx, plane),
+        }
     }
 
     /// Runs job `j`: held to its erase, or its next operation only (a preemption point after it).
@@ -151,12 +156,20 @@ impl Composed {
                 g.pages_per_block,
             )),
         };
+        let inplane = InPlane::new(
+            axes.migration,
+            cfg.gc.workers,
+            g.registers_per_plane,
+            cfg.gc.erase_blocks,
+            cfg.gc.copyback_parity,
+        );
         Composed {
             trigger,
             axes: Axes {
                 preempt: axes.preempt,
                 planes,
                 migration: axes.migration,
+                inplane,
             },
         }
     }

@@ -28,10 +28,11 @@ pub mod schemes;
 pub mod victim;
 pub mod when;
 
-use crate::flash::{check_multiplane, FlashOp, Timing};
+use crate::flash::{check_multiplane, FlashOp, Timing, MAX_REGISTERS};
 use crate::ftl::{Ftl, FtlError, MergeKind, MergePlan, Stream};
 use crate::rng::SimRng;
 use crate::units::{Ppn, SimTime, NO_PAGE};
+use migration::{InPlane, Parity, MAX_ERASE_BLOCKS};
 use pagc_plan::{MoveClass, Plan, MAX_PLANES};
 
 /// One GC job: collect one victim block.
@@ -55,6 +56,27 @@ pub struct GcJob {
     multi: Option<Box<ParallelJob>>,
     /// A merge of a log-block FTL, if it is one.
     merge: Option<Box<MergeJob>>,
+    /// A planned job of one plane (parallel migration, IPPBE, copyback parity), if it is one.
+    planned: Option<Box<PlannedJob>>,
+}
+
+/// The part of a job of one plane that was planned when it started ([`start_planned_job`]): its
+/// victims, the address pairs of their valid pages (computed once, Algorithm 2 of the
+/// parallel-page-migration paper) and how they move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlannedJob {
+    /// Plane-local victims, the first being `GcJob::block` (IPPBE: several).
+    victims: Vec<u32>,
+    /// Valid pages to move, in move order, with their planned destination slot (0 = the GC write
+    /// point's next page when the job started).
+    pairs: Vec<(Ppn, u32)>,
+    /// Next pair to move.
+    next: usize,
+    /// Highest destination slot moved so far (`paper` parity: a lower one is out of order).
+    highest: Option<u32>,
+    /// Destination pages the plan consumes (programmed or skipped to keep parity).
+    consumed: u32,
+    how: InPlane,
 }
 
 /// The part of a job that carries out a log-block FTL's merge: its plan and how far it has got.
@@ -110,6 +132,19 @@ pub enum GcOp {
         n: u8,
         blocks: [(u32, u32); MAX_PLANES],
     },
+    /// Move `n` ≥ 2 valid pages of one plane at once, each on its own page register (parallel
+    /// migration: one wave of the workers).
+    Wave {
+        n: u8,
+        src: [Ppn; MAX_REGISTERS as usize],
+        dst: [Ppn; MAX_REGISTERS as usize],
+    },
+    /// Erase `n` ≥ 2 (now empty) victims of one plane with one multi-block erase (IPPBE).
+    EraseBlocks {
+        plane: u32,
+        n: u8,
+        blocks: [u32; MAX_ERASE_BLOCKS as usize],
+    },
 }
 
 impl GcOp {
@@ -127,6 +162,8 @@ impl GcOp {
     /// | buffer read | `cmd + read` | 1 | 0 |
     /// | commit of `n` buffered pages | `cmd` | `n` | `program` |
     /// | erase, multi-plane erase | `cmd + erase` | 0 | 0 |
+    /// | wave of `n` moves | a move's, on `n` registers (combined by the resource model) | | |
+    /// | multi-block erase of `n` blocks | `cmd + erase` (`n` blocks erased) | 0 | 0 |
     #[inline]
     pub fn flash_op(&self, t: &Timing, copyback: bool, planes: u64) -> FlashOp {
         let (c, r, p) = (t.command, t.read, t.program);
@@ -146,6 +183,14 @@ impl GcOp {
                     ..FlashOp::new(c + t.erase, 0, 0, planes)
                 }
             }
+            GcOp::EraseBlocks { n, .. } => {
+                return FlashOp {
+                    registers: 0,
+                    erase_blocks: n,
+                    ..FlashOp::new(c + t.erase, 0, 0, planes)
+                }
+            }
+            GcOp::Wave { n, .. } => return wave(n, t, copyback, planes),
         };
         FlashOp::new(before, transfers, after, planes)
     }
@@ -155,7 +200,8 @@ impl GcOp {
         let bit = |plane: u32| 1u64 << geo.plane_in_die(plane);
         match *self {
             GcOp::Move { src, .. } | GcOp::BufferRead { src } => bit(geo.addr(src).plane),
-            GcOp::Erase { plane, .. } => bit(plane),
+            GcOp::Wave { src, .. } => bit(geo.addr(src[0]).plane),
+            GcOp::Erase { plane, .. } | GcOp::EraseBlocks { plane, .. } => bit(plane),
             GcOp::MultiMove { n, src, dst, .. } => (0..n as usize)
                 .map(|i| {
                     bit(geo
@@ -173,6 +219,20 @@ impl GcOp {
                 .fold(0, |a, b| a | b),
         }
     }
+}
+
+/// A wave of `n` moves on `n` registers: each a move's work, its command cycles marked so that the
+/// resource model can combine them.
+#[cold]
+#[inline(never)]
+fn wave(n: u8, t: &Timing, copyback: bool, planes: u64) -> FlashOp {
+    let (c, r, p) = (t.command, t.read, t.program);
+    let (one, cb, ca) = if copyback {
+        (FlashOp::new(2 * c + r + p, 0, 0, planes), 2 * c, 0)
+    } else {
+        (FlashOp::new(c + r, 2, c + p, planes), c, c)
+    };
+    FlashOp::in_flight(n, one, cb, ca)
 }
 
 impl GcJob {
@@ -196,18 +256,29 @@ impl GcJob {
     /// valid page there is still to be moved.
     pub fn collects(&self, plane: u32, block: u32) -> bool {
         !self.erase_issued
-            && match (&self.multi, &self.merge) {
-                (Some(m), _) => m.victims.contains(&(plane, block)),
-                (None, Some(m)) => {
+            && match (&self.multi, &self.planned, &self.merge) {
+                (Some(m), _, _) => m.victims.contains(&(plane, block)),
+                (None, Some(p), _) => self.plane == plane && p.victims.contains(&block),
+                (None, None, Some(m)) => {
                     self.plane == plane && m.erase == 0 && m.plan.erase.contains(&block)
                 }
-                (None, None) => self.plane == plane && self.block == block,
+                (None, None, None) => self.plane == plane && self.block == block,
             }
     }
 
     /// The kind of merge the job carries out, if it is a log-block FTL's merge.
     pub fn merge_kind(&self) -> Option<MergeKind> {
         self.merge.as_ref().map(|m| m.plan.kind)
+    }
+
+    /// True when the job frees no page as planned: its victims' valid pages (and, with the
+    /// `in-order` parity restriction, the pages skipped to keep parity) fill as many pages as the
+    /// victims hold. A victim full of valid pages, say, which `random` or `fifo` may pick.
+    pub fn gains_nothing(&self, pages_per_block: u32) -> bool {
+        match &self.planned {
+            Some(p) => p.consumed as u64 >= p.victims.len() as u64 * pages_per_block as u64,
+            None => self.valid_at_pick >= pages_per_block,
+        }
     }
 
     /// True for a parallel job (PaGC).
@@ -236,14 +307,20 @@ impl GcJob {
                 .is_some_and(|m| m.copy > 0 || m.erase > 0)
     }
 
-    /// The blocks the job erases: its victim (1), one per plane of a parallel job, or a merge's
-    /// (κ of the AGC/DGC paper's eq. 2).
+    /// The blocks the job erases (κ of the AGC/DGC paper's eq. 2): its victim (1), one per plane
+    /// of a parallel job, its victims with IPPBE, or a merge's.
     pub fn victims(&self) -> u32 {
-        match (&self.multi, &self.merge) {
-            (Some(m), _) => m.victims.len() as u32,
-            (None, Some(m)) => m.plan.erase.len() as u32,
-            (None, None) => 1,
+        match (&self.multi, &self.planned, &self.merge) {
+            (Some(m), _, _) => m.victims.len() as u32,
+            (None, Some(p), _) => p.victims.len() as u32,
+            (None, None, Some(m)) => m.plan.erase.len() as u32,
+            (None, None, None) => 1,
         }
+    }
+
+    /// True for a job planned when it started ([`start_planned_job`]).
+    pub fn is_planned(&self) -> bool {
+        self.planned.is_some()
     }
 }
 
@@ -265,6 +342,7 @@ pub fn start_job(ftl: &mut Ftl, plane: u32, rng: &mut SimRng, now: SimTime) -> O
         erase_issued: false,
         multi: None,
         merge: None,
+        planned: None,
     })
 }
 
@@ -279,15 +357,168 @@ pub fn abandon(ftl: &mut Ftl, job: GcJob) {
         "abandoning a GC job whose operations have started"
     );
     assert!(job.merge.is_none(), "abandoning a planned merge");
-    match &job.multi {
-        None => ftl.return_victim(job.plane, job.block),
-        Some(m) => {
+    match (&job.multi, &job.planned) {
+        (Some(m), _) => {
             for &(p, b) in &m.victims {
                 ftl.return_victim(p, b);
             }
             ftl.counters.pagc_joined -= m.victims.len() as u64 - 1;
         }
+        // A planned job (IPPBE): every victim it chose.
+        (None, Some(p)) => {
+            for &b in &p.victims {
+                ftl.return_victim(job.plane, b);
+            }
+        }
+        (None, None) => ftl.return_victim(job.plane, job.block),
     }
+}
+
+/// Starts a planned job in `plane` (parallel migration, IPPBE, copyback parity: `how`), or `None`
+/// when the plane has no candidate. The victim policy chooses up to `how.erase_blocks` victims,
+/// each further one only while the plane can spend the pages any further victim may need
+/// ([`migration::ippbe`]); their valid pages are paired with destination pages once, now
+/// ([`migration::parallel::pair`]).
+pub fn start_planned_job(
+    ftl: &mut Ftl,
+    plane: u32,
+    rng: &mut SimRng,
+    now: SimTime,
+    how: InPlane,
+) -> Option<GcJob> {
+    let mut job = start_job(ftl, plane, rng, now)?;
+    let geo = ftl.geometry().clone();
+    let valid_of = |ftl: &Ftl, b: u32| {
+        let mut v = Vec::new();
+        let mut from = 0;
+        while let Some((page, _)) = ftl.next_valid_in_block(plane, b, from) {
+            v.push(page);
+            from = page + 1;
+        }
+        v
+    };
+    let first = ftl.write_offset(plane, Stream::Gc);
+    let mut victims = vec![job.block];
+    let mut offsets = valid_of(ftl, job.block);
+    let mut pairing = migration::parallel::pair(&offsets, first, how.parity);
+    let room = migration::ippbe::room(ftl, plane);
+    while victims.len() < how.erase_blocks as usize
+        && migration::ippbe::fits(pairing.consumed, geo.pages_per_block, room)
+    {
+        let Some(b) = ftl.choose_victim(plane, rng) else {
+            break;
+        };
+        victims.push(b);
+        offsets.extend(valid_of(ftl, b));
+        pairing = migration::parallel::pair(&offsets, first, how.parity);
+    }
+    job.valid_at_pick = offsets.len() as u32;
+    // Every valid page of the victims (victim after victim, page order within each), then the
+    // pairs in move order.
+    let mut sources = Vec::with_capacity(offsets.len());
+    let mut i = 0;
+    for &b in &victims {
+        let n = ftl.valid_pages(plane * geo.blocks_per_plane + b) as usize;
+        sources.extend(
+            offsets[i..i + n]
+                .iter()
+                .map(|&page| geo.ppn(plane, b, page)),
+        );
+        i += n;
+    }
+    let pairs: Vec<(Ppn, u32)> = pairing
+        .pairs
+        .iter()
+        .map(|&(src, slot)| (sources[src as usize], slot))
+        .collect();
+    debug_assert_eq!(pairs.len(), offsets.len());
+    job.planned = Some(Box::new(PlannedJob {
+        victims,
+        pairs,
+        next: 0,
+        highest: None,
+        consumed: pairing.consumed,
+        how,
+    }));
+    Some(job)
+}
+
+/// Moves valid page `src` (holding `lpn`) of a planned job to the plane's GC write point, first
+/// skipping a page when its parity must match and does not (`in-order`).
+fn planned_move(ftl: &mut Ftl, src: Ppn, lpn: u32, parity: Parity) -> Result<Ppn, FtlError> {
+    if parity == Parity::InOrder {
+        let a = ftl.geometry().addr(src);
+        if ftl.write_offset(a.plane, Stream::Gc) % 2 != a.page % 2 {
+            ftl.skip_for_parity(a.plane, Stream::Gc)?;
+        }
+        debug_assert_eq!(ftl.write_offset(a.plane, Stream::Gc) % 2, a.page % 2);
+    }
+    ftl.relocate(src, lpn)
+}
+
+/// Dispatches the next operation of a planned job: a wave of up to `workers` moves (one move alone
+/// is an ordinary move), then the erase of its victims.
+fn dispatch_planned(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, FtlError> {
+    if job.erase_issued {
+        return Ok(None);
+    }
+    let p = job.planned.as_mut().expect("a planned job");
+    let mut src = [NO_PAGE; MAX_REGISTERS as usize];
+    let mut dst = [NO_PAGE; MAX_REGISTERS as usize];
+    let mut n = 0;
+    while n < p.how.workers as usize && p.next < p.pairs.len() {
+        let (s, slot) = p.pairs[p.next];
+        p.next += 1;
+        // A page a host write invalidated since the job started: its pair is dropped.
+        let Some(lpn) = ftl.reverse(s) else {
+            continue;
+        };
+        if p.how.parity == Parity::Paper {
+            if p.highest.is_some_and(|h| slot < h) {
+                ftl.counters.out_of_order_pairs += 1;
+            }
+            p.highest = Some(p.highest.map_or(slot, |h| h.max(slot)));
+        }
+        src[n] = s;
+        dst[n] = planned_move(ftl, s, lpn, p.how.parity)?;
+        n += 1;
+    }
+    job.moved += n as u32;
+    match n {
+        0 => {}
+        1 => {
+            return Ok(Some(GcOp::Move {
+                src: src[0],
+                dst: dst[0],
+            }))
+        }
+        _ => {
+            return Ok(Some(GcOp::Wave {
+                n: n as u8,
+                src,
+                dst,
+            }))
+        }
+    }
+    job.erase_issued = true;
+    let plane = job.plane;
+    if p.victims.len() == 1 {
+        ftl.begin_erase(plane, job.block);
+        return Ok(Some(GcOp::Erase {
+            plane,
+            block: job.block,
+        }));
+    }
+    let mut blocks = [0u32; MAX_ERASE_BLOCKS as usize];
+    for (i, &b) in p.victims.iter().enumerate() {
+        ftl.begin_erase(plane, b);
+        blocks[i] = b;
+    }
+    Ok(Some(GcOp::EraseBlocks {
+        plane,
+        n: p.victims.len() as u8,
+        blocks,
+    }))
 }
 
 /// Starts a job for the merge the log-block FTL plans in `plane`, or `None` when it has no group to
@@ -339,6 +570,7 @@ fn merge_job(plan: MergePlan, now: SimTime) -> GcJob {
         cursor: 0,
         erase_issued: false,
         multi: None,
+        planned: None,
         merge: Some(Box::new(MergeJob {
             plan,
             copy: 0,
@@ -639,15 +871,24 @@ pub fn commit_buffered(ftl: &mut Ftl, planes: &[u32]) -> Result<Option<GcOp>, Ft
     }
 }
 
+/// [`dispatch_next`] of a parallel (PaGC) or planned job, or of a log-block FTL's merge.
+#[inline(never)]
+fn dispatch_other(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, FtlError> {
+    if job.multi.is_some() {
+        dispatch_parallel(ftl, job)
+    } else if job.planned.is_some() {
+        dispatch_planned(ftl, job)
+    } else {
+        dispatch_merge(ftl, job)
+    }
+}
+
 /// Dispatches the job's next operation, applying its effect on the mapping: a move relocates its page
 /// now; an erase marks the block erasing. `Ok(None)` when the job has no operation left.
 #[inline]
 pub fn dispatch_next(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, FtlError> {
-    if job.multi.is_some() {
-        return dispatch_parallel(ftl, job);
-    }
-    if job.merge.is_some() {
-        return dispatch_merge(ftl, job);
+    if job.multi.is_some() | job.planned.is_some() | job.merge.is_some() {
+        return dispatch_other(ftl, job);
     }
     if job.erase_issued {
         return Ok(None);
@@ -680,8 +921,14 @@ pub fn dispatch_page(ftl: &mut Ftl, job: &mut GcJob, src: Ppn) -> Result<Option<
     let Some(lpn) = ftl.reverse(src) else {
         return Ok(None);
     };
-    debug_assert!(a.page >= job.cursor, "a valid page behind the job's scan");
-    let dst = ftl.relocate(src, lpn)?;
+    let dst = match &job.planned {
+        // Its pair is dropped when the plan reaches it (the page is then invalid).
+        Some(p) => planned_move(ftl, src, lpn, p.how.parity)?,
+        None => {
+            debug_assert!(a.page >= job.cursor, "a valid page behind the job's scan");
+            ftl.relocate(src, lpn)?
+        }
+    };
     job.moved += 1;
     Ok(Some(GcOp::Move { src, dst }))
 }
@@ -695,6 +942,11 @@ pub fn complete(ftl: &mut Ftl, op: GcOp) {
                 ftl.finish_erase(p, b);
             }
         }
+        GcOp::EraseBlocks { plane, n, blocks } => {
+            for &b in &blocks[..n as usize] {
+                ftl.finish_erase(plane, b);
+            }
+        }
         _ => {}
     }
 }
@@ -702,7 +954,10 @@ pub fn complete(ftl: &mut Ftl, op: GcOp) {
 impl GcOp {
     /// True for the operation that ends a job (its erase).
     pub fn is_erase(&self) -> bool {
-        matches!(self, GcOp::Erase { .. } | GcOp::MultiErase { .. })
+        matches!(
+            self,
+            GcOp::Erase { .. } | GcOp::MultiErase { .. } | GcOp::EraseBlocks { .. }
+        )
     }
 }
 

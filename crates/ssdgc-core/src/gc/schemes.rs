@@ -138,6 +138,11 @@ pub const PRESETS: &[(&str, &str, GcAxes)] = &[
         "zero-latency oracle: all GC bookkeeping, no GC time (the lower bound for every scheme)",
         axes(When::OnDemand, NONE, Planes::Serial, Migration::Instant),
     ),
+    (
+        "parallel",
+        "parallel page migration (Zhu et al. 2020): baseline GC whose jobs move gc.workers pages of the victim's plane at once on its page registers (geometry.registers_per_plane), address pairs computed once per job",
+        axes(When::OnDemand, NONE, Planes::Serial, Migration::Parallel),
+    ),
 ];
 
 /// The preset axis values of scheme `name`.
@@ -198,6 +203,9 @@ impl GcAxes {
             if self.planes.is_pagc() {
                 return Err("gc.migration = \"instant\" moves no page over the flash, so planes cannot pair: it needs gc.planes = \"serial\" or \"superblock\"".into());
             }
+        }
+        if self.migration == Migration::Parallel && self.planes.is_pagc() {
+            return Err("gc.migration = \"parallel\" moves one plane's pages on that plane's registers, while gc.planes = \"pagc-*\" moves pages of several planes with multi-plane commands (one register each): use gc.planes = \"serial\" or \"superblock\" with parallel migration".into());
         }
         Ok(())
     }

@@ -12,7 +12,8 @@ pub mod array;
 pub mod buffer;
 pub(crate) mod frontend;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use crate::metrics::report::SourceStats;
 use ssdgc_workload::synthetic::{Synthetic, SyntheticSpec};
@@ -43,11 +44,20 @@ impl ReplayMode {
 }
 
 enum Source {
-    Trace(Box<TraceReader>),
-    Disks(Box<array::DiskTraces>),
-    Tagged(std::vec::IntoIter<(u64, IoRecord)>, Option<u64>),
-    Synthetic(Box<Synthetic>),
-    Records(std::vec::IntoIter<IoRecord>),
+    /// A trace being read, and how to open it again from its start.
+    Trace(Box<TraceReader>, PathBuf, Box<TraceOptions>),
+    /// A generator, and how it was made: its spec, the logical space and its seed.
+    Synthetic(Box<Synthetic>, Box<(SyntheticSpec, u64, u64)>),
+    /// Records in memory, and the next one.
+    Records(Arc<[IoRecord]>, usize),
+    /// Per-disk traces merged by time, and how to open them again: the `(disk, file)` pairs and
+    /// the options.
+    Disks(
+        Box<array::DiskTraces>,
+        Box<(Vec<(u64, PathBuf)>, TraceOptions)>,
+    ),
+    /// Records tagged with their disk in memory, the next one, and the disk of the last one.
+    Tagged(Arc<[(u64, IoRecord)]>, usize, Option<u64>),
 }
 
 /// A stream of requests and how to replay it.
@@ -69,7 +79,7 @@ impl Workload {
     pub fn from_records(records: Vec<IoRecord>, mode: ReplayMode, name: &str) -> Workload {
         let n = records.len() as u64;
         Workload {
-            source: Source::Records(records.into_iter()),
+            source: Source::Records(records.into(), 0),
             produced: 0,
             mode,
             name: name.to_string(),
@@ -87,7 +97,7 @@ impl Workload {
         let reader = ssdgc_workload::open_trace(path, opts)?;
         Ok(Workload {
             format: reader.format().name().to_string(),
-            source: Source::Trace(Box::new(reader)),
+            source: Source::Trace(Box::new(reader), path.to_path_buf(), Box::new(opts.clone())),
             produced: 0,
             mode,
             name: path.display().to_string(),
@@ -110,7 +120,7 @@ impl Workload {
             .unwrap_or_default();
         Ok(Workload {
             format: t.format(),
-            source: Source::Disks(Box::new(t)),
+            source: Source::Disks(Box::new(t), Box::new((sources.to_vec(), opts.clone()))),
             produced: 0,
             mode,
             name,
@@ -144,7 +154,7 @@ impl Workload {
     ) -> Workload {
         let n = records.len() as u64;
         Workload {
-            source: Source::Tagged(records.into_iter(), None),
+            source: Source::Tagged(records.into(), 0, None),
             produced: 0,
             mode,
             name: name.to_string(),
@@ -155,15 +165,15 @@ impl Workload {
 
     /// True when every record carries the disk it belongs to (per-disk traces).
     pub fn has_disks(&self) -> bool {
-        matches!(self.source, Source::Disks(_) | Source::Tagged(..))
+        matches!(self.source, Source::Disks(..) | Source::Tagged(..))
     }
 
     /// The disk of the record returned last, for per-disk traces.
     #[inline]
     pub fn last_disk(&self) -> Option<u64> {
         match &self.source {
-            Source::Disks(t) => t.last_disk(),
-            Source::Tagged(_, d) => *d,
+            Source::Disks(t, _) => t.last_disk(),
+            Source::Tagged(_, _, d) => *d,
             _ => None,
         }
     }
@@ -176,14 +186,12 @@ impl Workload {
         } else {
             ReplayMode::OpenLoop
         };
+        // A stream of its own, separate from the simulator's random choices.
+        let seed = rand_core::RngCore::next_u64(&mut crate::rng::rng_for(seed, 3));
+        let generator = Box::new(Synthetic::new(&spec, logical_bytes, seed));
         Ok(Workload {
             expected: Some(spec.count),
-            // A stream of its own, separate from the simulator's random choices.
-            source: Source::Synthetic(Box::new(Synthetic::new(
-                &spec,
-                logical_bytes,
-                rand_core::RngCore::next_u64(&mut crate::rng::rng_for(seed, 3)),
-            ))),
+            source: Source::Synthetic(generator, Box::new((spec, logical_bytes, seed))),
             produced: 0,
             mode,
             name: format!("synthetic:{spec_text}"),
@@ -199,14 +207,22 @@ impl Workload {
     #[inline]
     pub fn next_record(&mut self) -> Option<Result<IoRecord, WorkloadError>> {
         let r = match &mut self.source {
-            Source::Trace(t) => t.next(),
-            Source::Synthetic(s) => s.next().map(Ok),
-            Source::Records(r) => r.next().map(Ok),
-            Source::Disks(t) => t.next(),
-            Source::Tagged(r, last) => r.next().map(|(d, rec)| {
-                *last = Some(d);
-                Ok(rec)
-            }),
+            Source::Trace(t, ..) => t.next(),
+            Source::Synthetic(s, _) => s.next().map(Ok),
+            Source::Records(r, next) => {
+                let rec = r.get(*next).copied();
+                *next += 1;
+                rec.map(Ok)
+            }
+            Source::Disks(t, _) => t.next(),
+            Source::Tagged(r, next, last) => {
+                let rec = r.get(*next).copied();
+                *next += 1;
+                rec.map(|(d, rec)| {
+                    *last = Some(d);
+                    Ok(rec)
+                })
+            }
         };
         if let Some(Ok(_)) = r {
             self.produced += 1;
@@ -214,10 +230,54 @@ impl Workload {
         r
     }
 
+    /// True when [`Workload::replay`] gives a new sample for every `sample` (a synthetic
+    /// workload), false when it gives the same requests every time (a trace, records).
+    pub fn samples(&self) -> bool {
+        matches!(self.source, Source::Synthetic(..))
+    }
+
+    /// The same workload again from its start (a trace is opened again): for preconditioning with
+    /// the workload itself. A synthetic workload gives its own requests for `sample` 0 and, for
+    /// `sample` k > 0, as many new requests of the same generator (another seed).
+    pub fn replay(&self, sample: u64) -> Result<Workload, WorkloadError> {
+        let source = match &self.source {
+            Source::Trace(_, path, opts) => Source::Trace(
+                Box::new(ssdgc_workload::open_trace(path, opts)?),
+                path.clone(),
+                opts.clone(),
+            ),
+            Source::Synthetic(_, made) => {
+                let (spec, logical_bytes, seed) = made.as_ref();
+                let seed = match sample {
+                    0 => *seed,
+                    k => rand_core::RngCore::next_u64(&mut crate::rng::rng_for(*seed, k)),
+                };
+                Source::Synthetic(
+                    Box::new(Synthetic::new(spec, *logical_bytes, seed)),
+                    made.clone(),
+                )
+            }
+            Source::Records(r, _) => Source::Records(r.clone(), 0),
+            Source::Disks(_, made) => Source::Disks(
+                Box::new(array::DiskTraces::open(&made.0, &made.1)?),
+                made.clone(),
+            ),
+            Source::Tagged(r, _, _) => Source::Tagged(r.clone(), 0, None),
+        };
+        Ok(Workload {
+            source,
+            produced: 0,
+            mode: self.mode,
+            name: self.name.clone(),
+            format: self.format.clone(),
+            expected: self.expected,
+        })
+    }
+
     /// What became of the input so far.
     pub fn stats(&self) -> SourceStats {
         match &self.source {
-            Source::Trace(t) => {
+            Source::Trace(t, ..) => {
                 let s = t.stats();
                 SourceStats {
                     lines: s.lines,
@@ -227,7 +287,7 @@ impl Workload {
                     volume: t.selected_volume(),
                 }
             }
-            Source::Disks(t) => {
+            Source::Disks(t, _) => {
                 let s = t.stats();
                 SourceStats {
                     lines: s.lines,

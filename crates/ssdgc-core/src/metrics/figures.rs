@@ -139,6 +139,20 @@ counters! {
         pub update_blocks_peak: Peak,
         /// Log-block mappings: update blocks opened beyond a group's shape or the plane's cap.
         pub overflow_blocks: u64,
+        /// Planned jobs (parallel migration, IPPBE, copyback parity) completed.
+        pub gc_jobs: u64,
+        /// Planned jobs: the sum of their durations, ns.
+        pub gc_job_time: SimTime,
+        /// Planned jobs: operations that moved pages (waves of the workers).
+        pub waves: u64,
+        /// Planned jobs: time each worker's page register held a page, ns.
+        pub worker_busy: PerWorker,
+        /// Pages left unprogrammed to keep a copyback destination's parity.
+        pub parity_skipped: u64,
+        /// Moves to a page before one already programmed in its block (the paper's pairing).
+        pub out_of_order_pairs: u64,
+        /// Multi-block erases (IPPBE).
+        pub multi_erases: u64,
     }
 }
 
@@ -157,6 +171,18 @@ impl AddAssign for MergeWork {
             self.count[k] += o.count[k];
             self.pages_copied[k] += o.pages_copied[k];
             self.blocks_erased[k] += o.blocks_erased[k];
+        }
+    }
+}
+
+/// A time per worker of parallel migration (worker `i` moves the `i`-th page of every wave).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PerWorker(pub [SimTime; crate::flash::MAX_REGISTERS as usize]);
+
+impl AddAssign for PerWorker {
+    fn add_assign(&mut self, o: PerWorker) {
+        for (a, b) in self.0.iter_mut().zip(o.0) {
+            *a += b;
         }
     }
 }
@@ -184,6 +210,21 @@ pub struct MappingInfo {
     pub log_blocks: u32,
 }
 
+/// The settings of planned jobs a run used, for the report (`schemes.migration`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MigrationSettings {
+    /// Workers moving one victim's pages at once.
+    pub workers: u32,
+    /// Page registers per plane.
+    pub registers_per_plane: u32,
+    /// What the pages in flight on a plane's registers share.
+    pub register_sharing: String,
+    /// Victims erased together (IPPBE).
+    pub erase_blocks: u32,
+    /// The copyback parity restriction.
+    pub copyback_parity: String,
+}
+
 /// Requests as the host (or one drive of an array) saw them.
 pub struct HostFigures<'a> {
     /// Response times of the requests (in an array's drive: of the pieces it served).
@@ -208,6 +249,9 @@ pub struct RunFigures<'a> {
     pub scheme: &'a str,
     /// The GC axes the run used.
     pub axes: GcAxes,
+    /// The settings of planned jobs, when the run plans them (parallel migration, IPPBE,
+    /// copyback parity).
+    pub migration: Option<MigrationSettings>,
     /// The victim policy, canonical form.
     pub victim: String,
     pub seed: u64,

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::breakdown::{self, BreakdownReport, DieClock, PlaneUtil};
-use super::figures::{DriveWork, MappingInfo, RunFigures};
+use super::figures::{DriveWork, MappingInfo, MigrationSettings, RunFigures};
 use super::{
     CdfPoint, LatencyCdfs, LatencyClass, LatencySummary, Responses, SeriesPoint, EXCESS_STEPS_MS,
 };
@@ -223,6 +223,10 @@ pub struct Schemes {
     /// time's distribution.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub critical_path: Option<CriticalPath>,
+    /// `gc.migration = "parallel"`, `gc.erase_blocks` > 1 or `gc.copyback_parity` other than
+    /// `"none"`: jobs planned when they start (parallel-page-migration paper §IV, IPPBE).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub migration: Option<Migration>,
 }
 
 /// GC jobs of the AGC/DGC family by kind (AGC/DGC paper Fig. 15(a)), and DGC's deferrals.
@@ -306,6 +310,45 @@ pub struct ExcessStep {
     pub above_ms: u64,
     /// Requests whose excess is larger.
     pub requests: u64,
+}
+
+/// Planned GC jobs: parallel page migration, IPPBE, the copyback parity restriction.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Migration {
+    /// Workers moving one victim's pages at once (1: one page at a time).
+    pub workers: u32,
+    /// Page registers per plane (`geometry.registers_per_plane`).
+    pub registers_per_plane: u32,
+    /// What the pages in flight on a plane's registers share (`geometry.register_sharing`).
+    pub register_sharing: String,
+    /// Victims a job erases together (`gc.erase_blocks`).
+    pub erase_blocks: u32,
+    /// The copyback parity restriction (`gc.copyback_parity`).
+    pub copyback_parity: String,
+    /// Jobs completed.
+    pub jobs: u64,
+    /// The sum of the jobs' durations, from start to the end of their erase (the paper's total GC
+    /// time; equal to `gc.total_time_us` for jobs held to their erase).
+    pub job_time_us: f64,
+    /// `job_time_us` per job.
+    pub mean_job_time_us: f64,
+    /// Victims per job (IPPBE: up to `erase_blocks`).
+    pub victims_per_job: f64,
+    /// Valid pages per victim when chosen (Table 3; `gc.mean_valid_pages_per_victim`).
+    pub valid_pages_per_victim: f64,
+    /// Valid pages migrated (Table 4; `flash.gc_pages_moved`).
+    pub pages_migrated: u64,
+    /// Operations that moved pages: waves of up to `workers` moves.
+    pub waves: u64,
+    /// Pages left unprogrammed to keep a copyback destination's parity (`in-order`).
+    pub wasted_pages: u64,
+    /// Pages moved to a destination before one already programmed in its block: the programs the
+    /// paper's pairing makes and NAND forbids (`paper`).
+    pub out_of_order_pairs: u64,
+    /// Multi-block erases (more than one victim per erase).
+    pub multi_block_erases: u64,
+    /// Per worker: the share of `job_time_us` its page register held a page.
+    pub register_utilisation: Vec<f64>,
 }
 
 /// Time per preemptible-GC state, and the holds of state S3.
@@ -579,8 +622,46 @@ impl DriveWork {
         }
     }
 
-    /// The capability sections of a run with GC axes `axes`.
-    fn schemes(&self, axes: &GcAxes) -> Schemes {
+    /// The section of planned jobs, when the run plans them (`settings`).
+    fn migration(&self, settings: Option<&MigrationSettings>) -> Option<Migration> {
+        let c = self;
+        let Some(m) = settings else {
+            debug_assert!(
+                c.gc_jobs == 0
+                    && c.waves == 0
+                    && c.parity_skipped == 0
+                    && c.out_of_order_pairs == 0
+                    && c.multi_erases == 0,
+                "counters of planned jobs in a run that plans none"
+            );
+            return None;
+        };
+        let per = |x: f64, n: u64| if n == 0 { 0.0 } else { x / n as f64 };
+        Some(Migration {
+            workers: m.workers,
+            registers_per_plane: m.registers_per_plane,
+            register_sharing: m.register_sharing.clone(),
+            erase_blocks: m.erase_blocks,
+            copyback_parity: m.copyback_parity.clone(),
+            jobs: c.gc_jobs,
+            job_time_us: ns_to_us(c.gc_job_time),
+            mean_job_time_us: per(ns_to_us(c.gc_job_time), c.gc_jobs),
+            victims_per_job: per(c.victims as f64, c.gc_jobs),
+            valid_pages_per_victim: per(c.victim_valid_pages as f64, c.victims),
+            pages_migrated: c.gc_pages_moved,
+            waves: c.waves,
+            wasted_pages: c.parity_skipped,
+            out_of_order_pairs: c.out_of_order_pairs,
+            multi_block_erases: c.multi_erases,
+            register_utilisation: c.worker_busy.0[..m.workers as usize]
+                .iter()
+                .map(|&b| b as f64 / c.gc_job_time.max(1) as f64)
+                .collect(),
+        })
+    }
+
+    /// The capability sections of a run with GC axes `axes` (and planned jobs' `settings`).
+    fn schemes(&self, axes: &GcAxes, settings: Option<&MigrationSettings>) -> Schemes {
         let c = self;
         let per_die = |t: SimTime| t as f64 / 1e9 / c.dies.max(1) as f64;
         let p = &axes.preempt;
@@ -642,6 +723,7 @@ impl DriveWork {
             ),
             agc: section(axes.when.is_agc_family(), self.agc()),
             critical_path: None,
+            migration: self.migration(settings),
         }
     }
 
@@ -835,7 +917,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
             critical_path: i
                 .critical_path
                 .then(|| work.critical_path(host.requests, i.long_idle)),
-            ..work.schemes(&i.axes)
+            ..work.schemes(&i.axes, i.migration.as_ref())
         },
         ftl: work.ftl(i.mapping.as_ref()),
         buffer: buffer(&host.buffer),
@@ -889,7 +971,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
                     critical_path: i
                         .critical_path
                         .then(|| work.critical_path(pieces.requests, i.long_idle)),
-                    ..work.schemes(&i.axes)
+                    ..work.schemes(&i.axes, i.migration.as_ref())
                 },
                 ftl: work.ftl(i.mapping.as_ref()),
                 buffer: buffer(&pieces.buffer),

@@ -106,6 +106,30 @@ impl Report {
                 steps.join(", ")
             ));
         }
+        if let Some(m) = &s.migration {
+            let util: Vec<String> = m
+                .register_utilisation
+                .iter()
+                .map(|u| format!("{:.0}%", 100.0 * u))
+                .collect();
+            out.push_str(&format!(
+                "migration: {} workers on {} registers/plane (sharing {}), {} victims/erase, parity {}; {} jobs, {:.1} ms in jobs ({:.1} us/job), {:.2} victims/job, {} waves, {} pages wasted, {} out of order, {} multi-block erases; registers busy {}\n",
+                m.workers,
+                m.registers_per_plane,
+                m.register_sharing,
+                m.erase_blocks,
+                m.copyback_parity,
+                m.jobs,
+                m.job_time_us / 1e3,
+                m.mean_job_time_us,
+                m.victims_per_job,
+                m.waves,
+                m.wasted_pages,
+                m.out_of_order_pairs,
+                m.multi_block_erases,
+                util.join(" ")
+            ));
+        }
     }
 
     /// A human-readable table.

@@ -199,6 +199,18 @@ impl DieContext<'_> {
         Some(self.jobs.len() - 1)
     }
 
+    /// Starts a planned job in `plane` (parallel migration, IPPBE, copyback parity: `how`); returns
+    /// its index.
+    pub fn start_planned_job(
+        &mut self,
+        plane: u32,
+        how: super::migration::InPlane,
+    ) -> Option<usize> {
+        let job = super::start_planned_job(self.ftl, plane, self.rng, self.now, how)?;
+        self.jobs.push(job);
+        Some(self.jobs.len() - 1)
+    }
+
     /// Gives up job `j` before any of its operations ran: its victims are candidates again
     /// ([`crate::gc::abandon`]).
     pub fn abandon_job(&mut self, j: usize) {

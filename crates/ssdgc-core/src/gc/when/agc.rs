@@ -156,12 +156,19 @@ impl Ahead {
     }
 }
 
-/// True when job `j` would gain nothing: its victims hold only valid pages. A merge always
-/// gains (the FTL plans one only where it returns a block or relieves a group whose update space is
+/// True when job `j` would gain nothing: its victims hold only valid pages (a planned job: its
+/// moves, parity skips included, fill as many pages as its victims hold). A merge always gains
+/// (the FTL plans one only where it returns a block or relieves a group whose update space is
 /// used up).
 pub fn gains_nothing(cx: &DieContext<'_>, j: usize, pages_per_block: u32) -> bool {
     let job = &cx.jobs()[j];
-    job.merge_kind().is_none() && job.valid_at_pick >= pages_per_block * job.victims()
+    if job.merge_kind().is_some() {
+        return false;
+    }
+    if job.is_planned() {
+        return job.gains_nothing(pages_per_block);
+    }
+    job.valid_at_pick >= pages_per_block * job.victims()
 }
 
 /// The logical pages of command `c` on the die's planes, in order (at most

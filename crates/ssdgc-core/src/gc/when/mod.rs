@@ -101,8 +101,8 @@ pub trait Trigger: Send {
 
 /// Idle-time collection, shared by the triggers that collect while the device is idle (`idle`,
 /// `ncq`): on a busy device nothing; else the job in progress goes on; else a job starts in the
-/// plane with the fewest free pages among those `wanted`. A victim that gains nothing (a whole
-/// block of valid pages at its pick) sets `quiet`, which ends idle collection until the trigger
+/// plane with the fewest free pages among those `wanted`. A job that gains nothing
+/// ([`crate::gc::GcJob::gains_nothing`]: a whole block of valid pages at its pick) sets `quiet`, which ends idle collection until the trigger
 /// clears it (on the next host write), so idle collection always ends. Returns the action and
 /// whether it started a job.
 pub(super) fn collect_while_idle(
@@ -129,7 +129,7 @@ pub(super) fn collect_while_idle(
     planes.sort_unstable();
     for (_, p) in planes {
         if let Some(j) = gc.start(cx, p) {
-            if cx.jobs()[j].valid_at_pick >= pages_per_block {
+            if cx.jobs()[j].gains_nothing(pages_per_block) {
                 *quiet = true;
             }
             return (gc.run(j), true);

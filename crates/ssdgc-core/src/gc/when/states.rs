@@ -174,7 +174,7 @@ impl States {
             below.sort_unstable();
             for (_, p) in below {
                 if let Some(j) = gc.start(cx, p) {
-                    if cx.queue().is_empty() && cx.jobs()[j].valid_at_pick >= self.pages_per_block {
+                    if cx.queue().is_empty() && cx.jobs()[j].gains_nothing(self.pages_per_block) {
                         self.dies[die].quiet = true;
                     }
                     return self.with_job(cx, gc, j);
