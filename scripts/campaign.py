@@ -79,6 +79,10 @@ def synthetic(rng, page_size):
         items.append(f"zipf={rng.choice([0, 0.5, 0.9, 1.2, 2])}")
     if rng.random() < 0.2:
         items.append(f"align={rng.choice([512, 4096, 65536])}")
+    if rng.random() < 0.15:
+        # On/off bursts: the device queue fills and empties.
+        items.append(f"burst={rng.choice([1, 16, 256])}")
+        items.append(f"idle={duration(rng, 1_000, 50_000_000)}")
     rng.shuffle(items)
     return ",".join(items)
 
@@ -132,6 +136,10 @@ def draw(rng, schemes, victims):
     if rng.random() < 0.1:
         sets["array.drives"] = rng.choice([2, 3])
     if rng.random() < 0.2:
+        sets["ftl.rmw"] = "true"
+    if rng.random() < 0.2:
+        sets["ftl.multiplane"] = rng.choice(['"aligned"', '"greedy"'])
+    if rng.random() < 0.2:
         # AGC/DGC: the long-idle threshold, AGC's free-block target, DGC's reserve.
         sets["gc.long_idle"] = rng.choice(['"100us"', '"1ms"', '"50ms"', '"1s"', '"0ns"'])
         sets["gc.agc_threshold"] = rng.choice([0.0, 0.4, 1.0, 10.0, 11.0])
@@ -181,6 +189,7 @@ def draw(rng, schemes, victims):
             sets["ftl.log_blocks"] = rng.choice([1, 4, 16])
         if rng.random() < 0.8:
             victim = rng.choice(["greedy", "fifo", "random"])
+            sets.pop("ftl.multiplane", None)
     args = ["run", "--gc", scheme, "--victim", victim]
     for k, v in sets.items():
         args += ["--set", f"{k}={v}"]
@@ -249,6 +258,13 @@ def check_report(rep, count, sets=None):
     waf = (host + fl["gc_pages_moved"]) / host if host else 0.0
     if not close(fl["waf"], waf, rel=1e-9, abs_=1e-12):
         bad.append(f"flash.waf = {fl['waf']}, (host + gc) / host = {waf}")
+    # Host-path sections only with their settings; a read-modify-write reads no more pages than
+    # were written.
+    if "rmw_reads" in fl and fl["rmw_reads"] > host:
+        bad.append(f"flash.rmw_reads = {fl['rmw_reads']} > host pages written {host}")
+    mp = fl.get("host_multiplane")
+    if mp and mp["pages"] < 2 * (mp["reads"] + mp["writes"]):
+        bad.append(f"flash.host_multiplane carries fewer than two pages a command: {mp}")
     # One `schemes` sub-object per capability the GC axes use, and no other (also per drive).
     want = capabilities(rep["gc_axes"], sets or {})
     for where, r in [("", rep)] + [(f"drives[{i}].", d) for i, d in enumerate(rep.get("drives") or [])]:

@@ -7,27 +7,19 @@ mod common;
 use std::io::Read;
 use std::process::{Command, Stdio};
 
-use common::{assert_mentions, f64_at, json, scratch_dir, ssdgc, u64_at, user_error, write_file};
+use common::{
+    assert_mentions, f64_at, json, scratch_dir, ssdgc, u64_at, user_error, write_file, Cmd,
+};
 
 /// A drive of one plane of 8 blocks of 1 page with 90 % spare: no logical page at all.
 const NO_LOGICAL_PAGE: &[&str] = &[
-    "--set",
     "geometry.channels=1",
-    "--set",
     "geometry.chips_per_channel=1",
-    "--set",
     "geometry.planes_per_die=1",
-    "--set",
     "geometry.blocks_per_plane=8",
-    "--set",
     "geometry.pages_per_block=1",
-    "--set",
     "geometry.overprovision=0.9",
 ];
-
-fn args<'a>(head: &[&'a str], tail: &[&'a str]) -> Vec<&'a str> {
-    head.iter().chain(tail).copied().collect()
-}
 
 // ---- A: thresholds a plane can never reach --------------------------------------------------
 
@@ -110,7 +102,7 @@ fn unreachable_idle_and_pagc_thresholds_are_rejected_for_the_schemes_that_use_th
 
 #[test]
 fn a_drive_without_logical_pages_is_rejected() {
-    let e = user_error(&args(&["run"], NO_LOGICAL_PAGE));
+    let e = Cmd::run().sets(NO_LOGICAL_PAGE).user_error();
     assert_mentions(&e, &["no logical page", "geometry.overprovision = 0.9"]);
 }
 
@@ -236,62 +228,36 @@ fn a_closed_pipe_ends_quietly() {
 
 #[test]
 fn a_one_page_block_drive_with_the_least_spare_runs_with_every_victim_policy() {
-    for victim in ["random", "fifo", "wear-aware", "rga:2", "greedy", "random+"] {
-        let v = json(&[
-            "run",
-            "--json",
-            "--check",
-            "--victim",
-            victim,
-            "--set",
+    let drive = |blocks: &str| {
+        Cmd::run().sets(&[
             "geometry.pages_per_block=1",
-            "--set",
-            "geometry.blocks_per_plane=294",
-            "--set",
+            &format!("geometry.blocks_per_plane={blocks}"),
             "geometry.overprovision=0.02",
-            "--set",
             "gc.threshold=0.001",
-            "--synthetic",
-            "count=300",
-        ]);
+        ])
+    };
+    for victim in ["random", "fifo", "wear-aware", "rga:2", "greedy", "random+"] {
+        let v = drive("294")
+            .args(&["--check", "--victim", victim, "--synthetic", "count=300"])
+            .json();
         assert_eq!(u64_at(&v, &["requests", "total"]), 300, "{victim}");
     }
     // One block less is rejected by the minimum-spare rule.
-    let e = user_error(&[
-        "run",
-        "--set",
-        "geometry.pages_per_block=1",
-        "--set",
-        "geometry.blocks_per_plane=293",
-        "--set",
-        "geometry.overprovision=0.02",
-        "--set",
-        "gc.threshold=0.001",
-    ]);
+    let e = drive("293").user_error();
     assert_mentions(&e, &["impossible geometry", "needs 294 blocks", "has 293"]);
 }
 
-/// Settings for a small two-plane die of 8-page blocks with little spare, collecting on demand.
+/// A small two-plane die of 8-page blocks with little spare, collecting on demand.
 const SMALL_TIGHT_DIE: &[&str] = &[
-    "--set",
     "geometry.channels=1",
-    "--set",
     "geometry.chips_per_channel=1",
-    "--set",
     "geometry.dies_per_chip=1",
-    "--set",
     "geometry.planes_per_die=2",
-    "--set",
     "geometry.blocks_per_plane=48",
-    "--set",
     "geometry.pages_per_block=8",
-    "--set",
     "geometry.overprovision=0.16",
-    "--set",
     "gc.threshold=0.059",
-    "--set",
     "gc.copyback=false",
-    "--set",
     "gc.when=\"on-demand\"",
 ];
 
@@ -302,49 +268,30 @@ fn instant_migration_collecting_one_victim_keeps_the_reserve_with_a_random_victi
     // out ("plane 0 has no free block for a write point"). Like the serial trigger, it now collects
     // on while the plane is below its reserve.
     for seed in ["1", "2", "3"] {
-        let tail = [
-            "--set",
-            "gc.migration=\"instant\"",
-            "--set",
-            "gc.collect=\"one\"",
-            "--set",
-            "gc.victim=\"random\"",
-            "--synthetic",
-            "count=3000",
-        ];
-        let head = [
-            "run",
-            "--json",
-            "--check",
-            "--seed",
-            seed,
-            "--precondition",
-            "steady",
-        ];
-        let v = json(&args(&args(&head, SMALL_TIGHT_DIE), &tail));
+        let v = Cmd::run()
+            .args(&["--check", "--seed", seed, "--precondition", "steady"])
+            .sets(SMALL_TIGHT_DIE)
+            .sets(&[
+                "gc.migration=\"instant\"",
+                "gc.collect=\"one\"",
+                "gc.victim=\"random\"",
+            ])
+            .args(&["--synthetic", "count=3000"])
+            .json();
         assert_eq!(u64_at(&v, &["requests", "total"]), 3000, "seed {seed}");
     }
 }
 
 /// A die of four planes of 16-page blocks (oracle case seed 1002228 of the older generator).
 const FOUR_PLANE_DIE: &[&str] = &[
-    "--set",
     "geometry.channels=1",
-    "--set",
     "geometry.chips_per_channel=1",
-    "--set",
     "geometry.dies_per_chip=1",
-    "--set",
     "geometry.planes_per_die=4",
-    "--set",
     "geometry.blocks_per_plane=52",
-    "--set",
     "geometry.pages_per_block=16",
-    "--set",
     "geometry.page_size=\"8KiB\"",
-    "--set",
     "geometry.overprovision=0.25",
-    "--set",
     "gc.threshold=0.097",
 ];
 
@@ -356,20 +303,13 @@ fn blind_parallel_gc_with_victims_that_may_be_full_makes_progress() {
     // the asking plane skip as many pages as they moved. A paired plane whose victim is full now
     // stays out of the job.
     for victim in ["random", "fifo", "alpha:0.1"] {
-        let tail = [
-            "--set",
-            "gc.planes=\"pagc-blind\"",
-            "--victim",
-            victim,
-            "--precondition",
-            "steady",
-            "--synthetic",
-            "count=2000",
-        ];
-        let v = json(&args(
-            &args(&["run", "--json", "--check"], FOUR_PLANE_DIE),
-            &tail,
-        ));
+        let v = Cmd::run()
+            .args(&["--check"])
+            .sets(FOUR_PLANE_DIE)
+            .sets(&["gc.planes=\"pagc-blind\""])
+            .args(&["--victim", victim, "--precondition", "steady"])
+            .args(&["--synthetic", "count=2000"])
+            .json();
         assert_eq!(u64_at(&v, &["requests", "total"]), 2000, "{victim}");
     }
 }
@@ -577,39 +517,28 @@ fn parallel_gc_with_fifo_victims_near_the_least_spare_makes_progress() {
     // paired planes joined with victims full of valid pages, alignment skips wasted what the asking
     // plane's victims freed, and the GC ran on with no write completing until the progress watchdog
     // ended the run. A paired plane with a full victim now stays out of the job.
-    let v = json(&[
-        "run",
-        "--json",
-        "--check",
-        "--gc",
-        "pagc-threshold",
-        "--victim",
-        "fifo",
-        "--set",
-        "geometry.channels=1",
-        "--set",
-        "geometry.chips_per_channel=1",
-        "--set",
-        "geometry.dies_per_chip=2",
-        "--set",
-        "geometry.planes_per_die=6",
-        "--set",
-        "geometry.pages_per_block=64",
-        "--set",
-        "geometry.blocks_per_plane=95",
-        "--set",
-        "geometry.page_size=16384",
-        "--set",
-        "gc.threshold=0.3",
-        "--set",
-        "geometry.overprovision=0.3942",
-        "--synthetic",
-        "interarrival=16331ns,seq=0.9,size=exp:64KiB,read=0,count=500,align=512",
-        "--precondition",
-        "steady:1",
-        "--seed",
-        "2360519570",
-    ]);
+    let v = Cmd::run()
+        .args(&["--check", "--gc", "pagc-threshold", "--victim", "fifo"])
+        .sets(&[
+            "geometry.channels=1",
+            "geometry.chips_per_channel=1",
+            "geometry.dies_per_chip=2",
+            "geometry.planes_per_die=6",
+            "geometry.pages_per_block=64",
+            "geometry.blocks_per_plane=95",
+            "geometry.page_size=16384",
+            "gc.threshold=0.3",
+            "geometry.overprovision=0.3942",
+        ])
+        .args(&[
+            "--synthetic",
+            "interarrival=16331ns,seq=0.9,size=exp:64KiB,read=0,count=500,align=512",
+            "--precondition",
+            "steady:1",
+            "--seed",
+            "2360519570",
+        ])
+        .json();
     assert_eq!(u64_at(&v, &["requests", "total"]), 500);
 }
 

@@ -653,3 +653,33 @@ fn alpha_one_runs_as_greedy() {
     assert_eq!(run("alpha:1"), greedy);
     assert_ne!(run("alpha:0"), greedy);
 }
+
+#[test]
+fn closed_loop_bursts_leave_the_device_idle_between_them() {
+    // Three bursts of 2,000 requests at queue depth 32, 1 s apart: the device queue empties between
+    // bursts, so idle-time GC collects there; without bursts the closed loop never lets it (until
+    // the workload ends).
+    let idle_jobs = |spec: &str| {
+        let v = json(&["run", "--json", "-q", "--gc", "idle", "--synthetic", spec]);
+        assert_eq!(u64_at(&v, &["requests", "total"]), 6000, "{spec}");
+        u64_at(&v, &["schemes", "idle", "idle_jobs"])
+    };
+    let plain = idle_jobs("count=6000");
+    let bursts = idle_jobs("count=6000,burst=2000,idle=1s");
+    assert!(
+        bursts > plain,
+        "idle jobs: {bursts} with bursts, {plain} without"
+    );
+    // Open loop: the gaps are in the arrival times. A burst of 10 requests, 1 s apart, at
+    // 1 ms inside a burst: the last request arrives at 2 s + 18 ms.
+    let v = json(&[
+        "run",
+        "--json",
+        "-q",
+        "--synthetic",
+        "count=30,burst=10,idle=1s,interarrival=1ms",
+    ]);
+    assert_eq!(u64_at(&v, &["requests", "total"]), 30);
+    let s = f64_at(&v, &["sim", "simulated_s"]);
+    assert!((2.018..2.1).contains(&s), "simulated {s} s");
+}

@@ -514,6 +514,11 @@ impl Simulator {
                     update_blocks_per_group: shape.update,
                     log_blocks: self.cfg.ftl.log_blocks,
                 }),
+            host_path: crate::metrics::figures::HostPath {
+                rmw: self.cfg.ftl.rmw,
+                multiplane: self.cfg.ftl.multiplane != crate::config::HostMultiplane::Off
+                    && self.cfg.geometry.planes_per_die > 1,
+            },
         }
     }
 
@@ -601,7 +606,9 @@ fn drive_work(d: &Drive) -> DriveWork {
         srrd_srwr: f.moves_by_class[2],
         pagc_joined: f.pagc_joined,
         pages_buffered: f.pages_buffered,
-        pages_skipped: f.pages_skipped,
+        // The FTL counts every page skipped; those of host multi-plane writes are reported
+        // apart (`flash.host_multiplane.skipped_pages`).
+        pages_skipped: f.pages_skipped - c.multiplane.skipped_pages,
         s0_time: s.state_time[0],
         s1_time: s.state_time[1],
         s2_time: s.state_time[2],
@@ -610,6 +617,7 @@ fn drive_work(d: &Drive) -> DriveWork {
         s3_holds: s.s3_holds,
         idle_jobs: s.idle_jobs,
         merged_reads: c.merged_reads,
+        merged_writes: c.merged_writes,
         suspensions: c.suspensions,
         pipelined_reads: c.pipelined_reads,
         pipelined_writes: c.pipelined_writes,
@@ -642,5 +650,10 @@ fn drive_work(d: &Drive) -> DriveWork {
         parity_skipped: f.parity_skipped,
         out_of_order_pairs: f.out_of_order_pairs,
         multi_erases: c.multi_erases,
+        rmw_reads: c.rmw_reads,
+        multiplane_reads: c.multiplane.reads,
+        multiplane_writes: c.multiplane.writes,
+        multiplane_pages: c.multiplane.pages,
+        multiplane_skipped: c.multiplane.skipped_pages,
     }
 }

@@ -31,6 +31,8 @@ struct Case {
     disks: Vec<u64>,
     mode: ReplayMode,
     precondition: Precondition,
+    /// Closed loop in on/off bursts: requests per burst, idle ns between bursts.
+    bursts: Option<(u64, u64)>,
 }
 
 fn pick<'a, T>(rng: &mut Xoshiro256PlusPlus, xs: &'a [T]) -> &'a T {
@@ -307,7 +309,7 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
     let span_pages = 1u64 << rng.gen_range(10..=16u32);
     let gap = *pick(rng, &[0u64, 20_000, 100_000, 500_000]);
     let max_pages = rng.gen_range(1..=8u64);
-    let records = (0..n)
+    let mut records: Vec<IoRecord> = (0..n)
         .map(|i| IoRecord {
             time_ns: i as u64 * gap,
             op: if rng.gen_bool(read) {
@@ -339,7 +341,37 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             Precondition::Trace(0.5),
         ],
     );
+    // Sometimes on/off bursts (drawn last, so the rest of a case is as before): an open-loop
+    // burst arrives back to back, then the host is idle, so the device queue fills and empties
+    // (NCQ-aware timing defers GC in the burst and collects in the gap).
+    if gap > 0 && rng.gen_bool(0.25) {
+        let burst = rng.gen_range(16..=256u64);
+        let idle = *pick(rng, &[1_000_000u64, 20_000_000, 200_000_000]);
+        for (i, r) in records.iter_mut().enumerate() {
+            let i = i as u64;
+            r.time_ns = i / burst * idle + i % burst * 1_000;
+        }
+    }
+    let bursts = (gap == 0 && rng.gen_bool(0.25)).then(|| {
+        (
+            rng.gen_range(8..=256u64),
+            *pick(rng, &[1_000_000u64, 50_000_000]),
+        )
+    });
+    // The host path's flash commands (drawn last too): read-modify-write of partial pages, host
+    // multi-plane commands.
+    if rng.gen_bool(0.3) {
+        sets.push("ftl.rmw=true".into());
+    }
+    if rng.gen_bool(0.3) {
+        let m = pick(rng, &["aligned", "greedy"]);
+        // Host multi-plane commands align the page-mapped FTL's host write points.
+        if mapping == "page" {
+            sets.push(format!("ftl.multiplane=\"{m}\""));
+        }
+    }
     Case {
+        bursts,
         sets,
         records,
         disks,
@@ -369,12 +401,13 @@ fn run(case: &Case, seed: u64) -> Option<(Report, u64, BTreeSet<u32>)> {
     opts.precondition = case.precondition;
     opts.check = true;
     opts.check_every = 2_000;
-    let wl = if case.disks.is_empty() {
+    let mut wl = if case.disks.is_empty() {
         Workload::from_records(case.records.clone(), case.mode, "oracle")
     } else {
         let tagged = case.disks.iter().copied().zip(case.records.iter().copied());
         Workload::from_disk_records(tagged.collect(), case.mode, "oracle")
     };
+    wl.bursts = case.bursts;
     let sim = match Simulator::new(&cfg, wl, opts) {
         Ok(s) => s,
         Err(e) => {
@@ -506,8 +539,9 @@ fn random_drives_schemes_and_workloads_lose_nothing() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(case_seed);
         let case = draw(&mut rng);
         let what = format!(
-            "case seed {case_seed}: {:?} {:?} {} records, --set {}",
+            "case seed {case_seed}: {:?} bursts {:?} {:?} {} records, --set {}",
             case.mode,
+            case.bursts,
             case.precondition,
             case.records.len(),
             case.sets.join(" --set ")
@@ -652,6 +686,7 @@ fn ncq_timing_survives_write_bursts() {
             disks: Vec::new(),
             mode: ReplayMode::OpenLoop,
             precondition: Precondition::Steady(1.0),
+            bursts: None,
         };
         let Some((r, _, _)) = run(&case, seed) else {
             continue;

@@ -168,10 +168,6 @@ pub fn metric_expr(metric: &str) -> Result<Expr, String> {
             "the report has no bandwidth series",
         ),
         (
-            "merged",
-            "the report has no count of host flash commands merged into GC",
-        ),
-        (
             "minimum free blocks",
             "the report has no free-block time series",
         ),

@@ -216,7 +216,7 @@ fn csv_field(s: &str) -> String {
 /// The CSV of one experiment: one row per run.
 pub fn csv(o: &Outcome, experiment: &str) -> String {
     let mut t = String::from(
-        "experiment,scheme,seed,workload,vary,requests,mean_us,std_us,p99_us,p999_us,max_us,read_mean_us,write_mean_us,waf,gc_invocations,gc_time_ms,gc_pages_moved,blocks_erased,st_us,csgc_us,cogc_us,lc_us,cngc_us,plane_gc,plane_wait_other_gc\n",
+        "experiment,scheme,seed,workload,vary,requests,mean_us,std_us,p99_us,p999_us,max_us,read_mean_us,write_mean_us,waf,gc_invocations,gc_time_ms,gc_pages_moved,blocks_erased,st_us,csgc_us,cogc_us,lc_us,cngc_us,plane_gc,plane_wait_other_gc,erase_min,erase_max,erase_std\n",
     );
     for r in o.rows.iter().filter(|r| r.experiment == experiment) {
         let p = &r.report;
@@ -224,7 +224,7 @@ pub fn csv(o: &Outcome, experiment: &str) -> String {
         let b = &p.breakdown_us;
         let _ = writeln!(
             t,
-            "{},{},{},{},{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.4},{},{:.3},{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.5},{:.5}",
+            "{},{},{},{},{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.4},{},{:.3},{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.5},{:.5},{},{},{:.4}",
             csv_field(&r.experiment),
             csv_field(&r.label),
             r.seed,
@@ -250,6 +250,9 @@ pub fn csv(o: &Outcome, experiment: &str) -> String {
             b.cngc,
             p.plane_util.gc,
             p.plane_util.wait_other_gc,
+            p.wear.erase_min,
+            p.wear.erase_max,
+            p.wear.erase_std,
         );
     }
     t

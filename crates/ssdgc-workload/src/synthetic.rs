@@ -16,9 +16,24 @@
 //! | `span` | fraction of the logical space addressed, in (0, 1] | 1 |
 //! | `zipf` | `zipf=S` or `zipf:S`: Zipf skew S >= 0 of start-address popularity; absent = uniform | uniform |
 //! | `align` | alignment of random start offsets in bytes, a positive multiple of 512 | 4096 |
+//! | `burst` | on/off bursts: requests per burst, >= 1 (with `idle`) | no bursts |
+//! | `idle` | on/off bursts: the host's idle time between two bursts, > 0 (with `burst`); units as `interarrival` | — |
 //!
-//! Each key may be given once. `count × interarrival` (the mean, for `exp:`) may not exceed
-//! [`MAX_SPAN_NS`] (2^54 ns, about 208 days), so that arrival times cannot overflow.
+//! Each key may be given once. `count × interarrival` (the mean, for `exp:`) plus the idle gaps
+//! between bursts may not exceed [`MAX_SPAN_NS`] (2^54 ns, about 208 days), so that arrival times
+//! cannot overflow.
+//!
+//! # Bursts
+//!
+//! With `burst=N,idle=T` the requests come in bursts of `N` separated by `T` of host idle time
+//! (Iometer's "burst length" and "transfer delay"; the practical-GC paper's bursty write test,
+//! Fig. 8). In open loop the first request of each burst after the first arrives `T` after the
+//! previous request (instead of an interarrival draw); inside a burst requests follow the
+//! interarrival as usual. In closed loop (`interarrival=0`) the host keeps `qd` requests
+//! outstanding inside a burst, issues no more once the burst's `N` are issued, and starts the next
+//! burst `T` after the last request of the burst completed: the simulator does this
+//! ([`SyntheticSpec::bursts`]), the records themselves carry time 0. The idle time lets the device
+//! queue empty, which idle-time and NCQ-aware GC need.
 //!
 //! # Algorithm
 //!
@@ -29,7 +44,8 @@
 //!
 //! 1. **Time**: closed loop: 0 for every request. Open loop: the first request is at 0, each
 //!    next one adds the fixed interarrival, or a draw from an exponential distribution with the
-//!    given mean (rounded to the nearest ns).
+//!    given mean (rounded to the nearest ns); with bursts, the first request of a burst adds the
+//!    idle time instead (no draw).
 //! 2. **Direction**: one uniform draw `u` in [0, 1): read if `u < read`.
 //! 3. **Size**: fixed, or an exponential draw rounded **up to a multiple of 512 B** (minimum
 //!    512 B); then clipped to `span_bytes`.
@@ -87,6 +103,8 @@ pub struct SyntheticSpec {
     pub span: f64,
     pub zipf: Option<f64>,
     pub align: u64,
+    /// On/off bursts: requests per burst and the idle time between bursts in ns.
+    pub burst: Option<(u64, u64)>,
 }
 
 impl Default for SyntheticSpec {
@@ -101,6 +119,7 @@ impl Default for SyntheticSpec {
             span: 1.0,
             zipf: None,
             align: 4096,
+            burst: None,
         }
     }
 }
@@ -116,14 +135,27 @@ impl SyntheticSpec {
         self.interarrival.is_none()
     }
 
-    /// `count × interarrival` (the mean for exponential arrivals) in ns; 0 in a closed loop.
+    /// `count × interarrival` (the mean for exponential arrivals) plus the idle gaps between
+    /// bursts, in ns; without bursts, 0 in a closed loop.
     pub fn arrival_span_ns(&self) -> u128 {
         let ia = match self.interarrival {
             None => 0,
             Some(TimeDist::Fixed(t)) => t,
             Some(TimeDist::Exp { mean_ns }) => mean_ns,
         };
-        u128::from(self.count) * u128::from(ia)
+        let gaps = match self.burst {
+            Some((len, idle)) if self.count > 0 => {
+                u128::from((self.count - 1) / len.max(1)) * u128::from(idle)
+            }
+            _ => 0,
+        };
+        u128::from(self.count) * u128::from(ia) + gaps
+    }
+
+    /// On/off bursts as `(requests per burst, idle ns between bursts)`, if the spec has them. In a
+    /// closed loop the simulator paces the bursts; in open loop the arrival times carry the gaps.
+    pub fn bursts(&self) -> Option<(u64, u64)> {
+        self.burst
     }
 }
 
@@ -264,17 +296,37 @@ impl FromStr for SyntheticSpec {
                         }
                     }
                 }
+                "burst" => {
+                    let len = match v.trim().parse::<u64>() {
+                        Ok(n) if n >= 1 => n,
+                        _ => return Err(format!("burst: '{v}' is not a request count >= 1")),
+                    };
+                    spec.burst = Some((len, spec.burst.map_or(0, |b| b.1)));
+                }
+                "idle" => {
+                    let t = match duration(k, v)? {
+                        0 => return Err("idle: the time between bursts must be more than 0".into()),
+                        t => t,
+                    };
+                    spec.burst = Some((spec.burst.map_or(0, |b| b.0), t));
+                }
                 _ => {
                     return Err(format!(
-                        "unknown key '{k}' (valid: count, read, size, seq, interarrival, qd, span, zipf, align)"
+                        "unknown key '{k}' (valid: count, read, size, seq, interarrival, qd, span, zipf, align, burst, idle)"
                     ))
                 }
             }
         }
+        match spec.burst {
+            Some((0, _)) => return Err("idle: needs burst (requests per burst)".into()),
+            Some((_, 0)) => return Err("burst: needs idle (the time between bursts)".into()),
+            _ => {}
+        }
         if spec.arrival_span_ns() > u128::from(MAX_SPAN_NS) {
             return Err(format!(
-                "interarrival: count × interarrival = {:.3e} s exceeds the longest supported arrival \
-                 span of {:.3e} s (2^54 ns); lower count or interarrival",
+                "interarrival: count × interarrival (and the idle time between bursts) = {:.3e} s \
+                 exceeds the longest supported arrival span of {:.3e} s (2^54 ns); lower count, \
+                 interarrival or idle",
                 spec.arrival_span_ns() as f64 / 1e9,
                 MAX_SPAN_NS as f64 / 1e9
             ));
@@ -341,6 +393,9 @@ pub struct Synthetic {
     prev_end: Option<u64>,
     now: u64,
     started: bool,
+    /// On/off bursts: requests per burst and the gap, and requests issued in the current burst.
+    burst: Option<(u64, u64)>,
+    in_burst: u64,
 }
 
 impl Synthetic {
@@ -382,6 +437,8 @@ impl Synthetic {
             prev_end: None,
             now: 0,
             started: false,
+            burst: spec.burst,
+            in_burst: 0,
         }
     }
 }
@@ -395,7 +452,19 @@ impl Iterator for Synthetic {
         }
         self.remaining -= 1;
         // 1. time
-        if self.started {
+        let burst_starts = match self.burst {
+            Some((len, _)) => {
+                let starts = self.in_burst == len;
+                self.in_burst = if starts { 1 } else { self.in_burst + 1 };
+                starts
+            }
+            None => false,
+        };
+        if self.started && burst_starts && self.interarrival.is_some() {
+            // Open loop: the next burst arrives after the idle gap.
+            let idle = self.burst.map_or(0, |b| b.1);
+            self.now = self.now.saturating_add(idle);
+        } else if self.started {
             let dt = match (self.interarrival, &self.time_exp) {
                 (None, _) => 0,
                 (Some(TimeDist::Fixed(t)), _) => t,
@@ -628,6 +697,66 @@ mod tests {
                 seen[y as usize] = true;
             }
         }
+    }
+
+    #[test]
+    fn bursts_parse_and_are_checked() {
+        let s: SyntheticSpec = "count=10,burst=4,idle=1s".parse().unwrap();
+        assert_eq!(s.bursts(), Some((4, 1_000_000_000)));
+        assert!(s.is_closed_loop());
+        // Closed loop: two gaps between three bursts count in the arrival span.
+        assert_eq!(s.arrival_span_ns(), 2_000_000_000);
+        let s: SyntheticSpec = "count=9,burst=3,idle=2ms,interarrival=1ms".parse().unwrap();
+        assert_eq!(s.arrival_span_ns(), 9 * 1_000_000 + 2 * 2_000_000);
+        for (bad, why) in [
+            ("burst=4", "burst: needs idle"),
+            ("idle=1s", "idle: needs burst"),
+            ("burst=0,idle=1s", "burst: '0'"),
+            ("burst=x,idle=1s", "burst: 'x'"),
+            (
+                "burst=2,idle=0",
+                "idle: the time between bursts must be more than 0",
+            ),
+            ("burst=2,idle=5", "idle: '5' needs a unit"),
+            ("burst=2,idle=1s,burst=3", "burst: given more than once"),
+        ] {
+            let e = bad.parse::<SyntheticSpec>().unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn open_loop_bursts_are_separated_by_the_idle_time() {
+        let a = gen("count=10,burst=4,idle=1s,interarrival=1ms", 1 << 30, 1);
+        let times: Vec<u64> = a.iter().map(|r| r.time_ns).collect();
+        let ms = 1_000_000;
+        let s = 1_000_000_000;
+        assert_eq!(
+            times,
+            [
+                0,
+                ms,
+                2 * ms,
+                3 * ms,
+                3 * ms + s,
+                4 * ms + s,
+                5 * ms + s,
+                6 * ms + s
+            ]
+            .into_iter()
+            .chain([6 * ms + 2 * s, 7 * ms + 2 * s])
+            .collect::<Vec<_>>()
+        );
+        // Bursts leave the addresses and directions drawn as without them (same draws per request
+        // with fixed arrivals).
+        let plain = gen("count=10,interarrival=1ms", 1 << 30, 1);
+        assert!(a
+            .iter()
+            .zip(&plain)
+            .all(|(x, y)| (x.offset, x.len, x.op) == (y.offset, y.len, y.op)));
+        // Closed loop: every record at 0, the simulator paces the bursts.
+        let c = gen("count=10,burst=4,idle=1s", 1 << 30, 1);
+        assert!(c.iter().all(|r| r.time_ns == 0));
     }
 
     #[test]

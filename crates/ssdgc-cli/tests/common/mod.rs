@@ -190,3 +190,43 @@ pub fn without_wall_time(mut v: Value) -> Value {
     v["sim"]["wall_s"] = Value::from(0.0);
     v
 }
+
+/// An `ssdgc` command line built up from its parts: `Cmd::run().sets(&["geometry.channels=1"])
+/// .args(&["--victim", "fifo"]).json()`. Settings are written `section.key=value` and passed as
+/// `--set` each.
+#[derive(Clone, Debug, Default)]
+pub struct Cmd {
+    args: Vec<String>,
+}
+
+impl Cmd {
+    /// `ssdgc run --json`.
+    pub fn run() -> Cmd {
+        Cmd::default().args(&["run", "--json"])
+    }
+
+    /// Appends arguments as they are.
+    pub fn args(mut self, args: &[&str]) -> Cmd {
+        self.args.extend(args.iter().map(|a| a.to_string()));
+        self
+    }
+
+    /// Appends one `--set` per `section.key=value`.
+    pub fn sets(mut self, settings: &[&str]) -> Cmd {
+        for s in settings {
+            self.args.push("--set".into());
+            self.args.push(s.to_string());
+        }
+        self
+    }
+
+    /// Runs it, asserts success and parses the JSON report.
+    pub fn json(&self) -> Value {
+        json(&self.args)
+    }
+
+    /// Runs it and asserts a user error (exit 2, one line); returns the line.
+    pub fn user_error(&self) -> String {
+        user_error(&self.args)
+    }
+}

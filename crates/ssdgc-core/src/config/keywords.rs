@@ -51,6 +51,22 @@ keyword_enum!(
 );
 
 keyword_enum!(
+    /// Host multi-plane commands (`ftl.multiplane`): whether the drive issues queued host reads
+    /// (or writes) to different planes of a die as one multi-plane command (PaGC paper §II-B:
+    /// same page offset in every plane, blocks may differ, the cost of one operation), as
+    /// SSDsim's two-plane commands do.
+    HostMultiplane, "ftl.multiplane", {
+        /// One plane per host command.
+        Off = "off",
+        /// Reads whose pages, and writes whose planes' host write points, are at one page offset.
+        Aligned = "aligned",
+        /// As `aligned`, and writes also when their write points are apart: the planes behind
+        /// skip pages to the furthest one's offset (SSDsim's "greed MPW command").
+        Greedy = "greedy",
+    }
+);
+
+keyword_enum!(
     /// Trace addresses beyond the logical space (`host.fold`).
     Fold, "host.fold", {
         /// Folded modulo the capacity.
@@ -112,6 +128,7 @@ pub(crate) fn check(section: &str, key: &str, v: &toml::Value) -> Option<Result<
         ("ftl", "pool") => parse(|s| s.parse::<crate::ftl::PoolOrder>().map(drop)),
         ("ftl", "hot_to") => parse(|s| s.parse::<crate::ftl::HotTo>().map(drop)),
         ("ftl", "mapping") => parse(|s| s.parse::<crate::ftl::MappingKind>().map(drop)),
+        ("ftl", "multiplane") => parse(|s| s.parse::<HostMultiplane>().map(drop)),
         _ => None,
     }
 }

@@ -136,6 +136,14 @@ impl Config {
                 if planned.len() == 1 { "s" } else { "" }
             ));
         }
+        if self.ftl.multiplane != super::HostMultiplane::Off {
+            return bad(format!(
+                "ftl.multiplane = \"{}\" joins host pages at the page-mapped FTL's host write \
+                 points; {under} a write goes to its logical block's update block: set \
+                 ftl.multiplane = \"off\"",
+                self.ftl.multiplane
+            ));
+        }
         if axes.preempt.merge {
             return bad(format!(
                 "gc.merge = true serves a read from a GC move taken out of its order; {under} a \

@@ -15,7 +15,9 @@ mod presets;
 mod units;
 mod validate;
 
-pub use keywords::{AgeingMode, CopybackEcc, Fold, HostPriority, PagcMargin, ThresholdUnit};
+pub use keywords::{
+    AgeingMode, CopybackEcc, Fold, HostMultiplane, HostPriority, PagcMargin, ThresholdUnit,
+};
 use units::format_duration;
 pub use units::{parse_duration, parse_size, ByteSize, Duration};
 
@@ -161,6 +163,13 @@ pub struct FtlConfig {
     pub group_data_blocks: u32,
     /// H-FTL: update blocks a group may hold before it is merged (m of n:m; the paper's 2:8 → 8).
     pub group_update_blocks: u32,
+    /// Read-modify-write: a host write that covers part of a page (of a super-page with the
+    /// plane-level superblock) whose logical page holds data first reads the page (the rest of it)
+    /// and takes it out over the channel, then writes the whole page, as SSDsim does. Off: a
+    /// partial write programs the page without reading it.
+    pub rmw: bool,
+    /// Host multi-plane commands: `off`, `aligned` or `greedy` ([`HostMultiplane`]).
+    pub multiplane: HostMultiplane,
 }
 
 /// Garbage collection settings.

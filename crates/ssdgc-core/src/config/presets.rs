@@ -5,7 +5,9 @@
 /// die with 2 planes, 8 KiB pages, 256 pages per block, 25 % spare, 75 µs / 1.5 ms / 3.8 ms, GC below
 /// 7 % free pages per plane, and every request dispatched at once — with the invocation semantics
 /// of the paper's simulator, SSDsim: one victim per write that finds its plane below the threshold
-/// (`gc.collect = "one"`; SSDsim's `get_ppn` queues one GC node per such write).
+/// (`gc.collect = "one"`; SSDsim's `get_ppn` queues one GC node per such write), and its
+/// read-modify-write of partly written pages (`ftl.rmw = true`; SSDsim's `allocate_location`
+/// reads the sectors a write does not cover before the write).
 macro_rules! pagc_table1 {
     ($blocks:literal) => {
         concat!(
@@ -14,6 +16,7 @@ macro_rules! pagc_table1 {
             $blocks,
             "\npages_per_block = 256\npage_size = \"8KiB\"\noverprovision = 0.25\n",
             "[timing]\nread = \"75us\"\nprogram = \"1500us\"\nerase = \"3800us\"\nchannel_rate_mts = 333\n",
+            "[ftl]\nrmw = true\n",
             "[gc]\nthreshold = 0.07\ntrigger = \"pages\"\ncollect = \"one\"\n[host]\nqueue_depth = 65536\n"
         )
     };
@@ -168,6 +171,8 @@ mapping = "page"
 log_blocks = 0
 group_data_blocks = 2
 group_update_blocks = 8
+rmw = false
+multiplane = "off"
 
 [gc]
 scheme = "baseline"

@@ -668,6 +668,10 @@ fn mapping_settings_are_checked_and_agc_presets_use_l_ftl() {
             "gc.erase_blocks = 2",
         ),
         (
+            &["ftl.mapping=hftl", "ftl.multiplane=aligned"][..],
+            "ftl.multiplane = \"aligned\"",
+        ),
+        (
             &["ftl.mapping=lftl", "gc.copyback_parity=in-order"][..],
             "gc.copyback_parity = \"in-order\"",
         ),
@@ -808,5 +812,34 @@ fn migration_settings_are_checked_naming_their_keys() {
         &["precondition.mode=trace", "host.priority=reads-first"],
     ] {
         build_with(sets).unwrap_or_else(|e| panic!("{sets:?}: {e}"));
+    }
+}
+
+#[test]
+fn host_path_settings_default_off_and_are_checked() {
+    let d = Config::default();
+    assert!(!d.ftl.rmw);
+    assert_eq!(d.ftl.multiplane, super::HostMultiplane::Off);
+    let build = |sets: &[&str]| {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        for s in sets {
+            b.set(s).map_err(|e| e.to_string())?;
+        }
+        b.build().map_err(|e| e.to_string())
+    };
+    let c = build(&["ftl.rmw=true", "ftl.multiplane=\"greedy\""]).unwrap();
+    assert!(c.ftl.rmw);
+    assert_eq!(c.ftl.multiplane, super::HostMultiplane::Greedy);
+    let e = build(&["ftl.multiplane=\"both\""]).unwrap_err();
+    assert!(
+        e.contains("ftl.multiplane") && e.contains("off, aligned, greedy"),
+        "{e}"
+    );
+    let e = build(&["ftl.rmw=\"yes\""]).unwrap_err();
+    assert!(e.contains("ftl.rmw"), "{e}");
+    // The PaGC presets read the rest of a partial page, as SSDsim does; the others do not.
+    for (preset, rmw) in [("pagc", true), ("pagc-small", true), ("pgc", false)] {
+        let c = ConfigBuilder::preset(preset).unwrap().build().unwrap();
+        assert_eq!(c.ftl.rmw, rmw, "{preset}");
     }
 }

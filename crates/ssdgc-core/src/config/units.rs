@@ -101,18 +101,25 @@ impl Serialize for Duration {
 
 impl<'de> Deserialize<'de> for Duration {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Int(u64),
-            Str(String),
-        }
-        match Raw::deserialize(d)? {
-            Raw::Int(n) => Ok(Duration(n)),
-            Raw::Str(s) => parse_duration(&s)
-                .map(Duration)
-                .map_err(serde::de::Error::custom),
-        }
+        int_or_unit(d, parse_duration).map(Duration)
+    }
+}
+
+/// A setting written as a bare integer or as a string with a unit (`Duration`, `ByteSize`): the
+/// integer as it is, the string through `parse`.
+fn int_or_unit<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    parse: fn(&str) -> Result<u64, String>,
+) -> Result<u64, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Raw {
+        Int(u64),
+        Str(String),
+    }
+    match Raw::deserialize(d)? {
+        Raw::Int(n) => Ok(n),
+        Raw::Str(s) => parse(&s).map_err(serde::de::Error::custom),
     }
 }
 
@@ -128,17 +135,6 @@ impl Serialize for ByteSize {
 
 impl<'de> Deserialize<'de> for ByteSize {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Raw {
-            Int(u64),
-            Str(String),
-        }
-        match Raw::deserialize(d)? {
-            Raw::Int(n) => Ok(ByteSize(n)),
-            Raw::Str(s) => parse_size(&s)
-                .map(ByteSize)
-                .map_err(serde::de::Error::custom),
-        }
+        int_or_unit(d, parse_size).map(ByteSize)
     }
 }

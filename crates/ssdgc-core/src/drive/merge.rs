@@ -1,19 +1,30 @@
-//! Merging host reads into GC moves (preemptible-GC paper §III-B).
+//! Merging host commands into GC moves (preemptible-GC paper §III-B, Fig. 5, Table III).
 //!
 //! A host read of a page that a GC job on the same die still has to move is served from the move's
 //! page register: the job moves that page now, out of order — read into the register, the page
 //! goes out over the channel to the host, and the register is then programmed into the GC write
 //! point (without copyback the page also comes back in over the channel) — and the read is done
 //! when its transfer ends, with no flash read of its own. The read completes with a
-//! [`TxnDone`](crate::engine::Event::TxnDone) event while the die goes on programming. Schemes ask
-//! for it with [`Action::Merge`](crate::gc::scheme::Action::Merge).
+//! [`TxnDone`](crate::engine::Event::TxnDone) event while the die goes on programming.
+//!
+//! A host write of such a page is merged "by updating data in the page buffers": its data comes in
+//! over the channel into the move's page buffer and is programmed once, at the GC write point
+//! where the move would have put the page ([`crate::gc::merge_write`]), as a host page (counted in
+//! `flash.host_pages_written`, not as a GC move); the move is not made, and there is no read of
+//! the old copy. Its timing is a host write's (`cmd`, the page in, `program`), pipelined with a GC
+//! move that just ended like any host write. Without merging, a write to a page the job still has
+//! to move is programmed at the host write point and the move is skipped (a cancelled move,
+//! `gc.cancelled_moves`).
+//!
+//! Schemes ask for both with [`Action::Merge`](crate::gc::scheme::Action::Merge); each merged
+//! command is counted (`schemes.merge.merged_reads`, `merged_writes`: Table IX's `M_r`, `M_w`).
 
 use super::{Drive, PageDone, Running, Txn};
 use crate::engine::{Event, EventQueue};
 use crate::flash::FlashOp;
 use crate::gc;
 use crate::metrics::breakdown::Busy;
-use crate::units::SimTime;
+use crate::units::{Lpn, SimTime};
 
 /// Merged reads of a drive.
 #[derive(Clone, Debug, Default)]
@@ -22,6 +33,8 @@ pub(super) struct Merging {
     in_flight: u32,
     /// Host reads served from a GC register so far.
     reads: u64,
+    /// Host writes merged into a GC move's page buffer so far.
+    writes: u64,
 }
 
 impl Merging {
@@ -33,6 +46,11 @@ impl Merging {
     /// Host reads served from a GC register so far.
     pub(super) fn reads(&self) -> u64 {
         self.reads
+    }
+
+    /// Host writes merged into a GC move's page buffer so far.
+    pub(super) fn writes(&self) -> u64 {
+        self.writes
     }
 }
 
@@ -92,7 +110,62 @@ impl Drive {
         true
     }
 
-    /// A merged read (transaction `t`) has delivered its page at `now`.
+    /// The FTL side of host write `lpn` on die `d`: merged into job `merge`'s move of the page
+    /// when the job still has to move it, else an ordinary write (counting a cancelled move when a
+    /// job of the die still had to move the page). Whether it merged; `None` when the FTL failed
+    /// (the error is kept).
+    #[inline(always)]
+    pub(super) fn host_write(&mut self, d: u32, lpn: Lpn, merge: Option<usize>) -> Option<bool> {
+        // Only a die with a GC job in progress can have a move to merge into or cancel.
+        if !self.dies[d as usize].jobs.is_empty() {
+            match self.write_beside_gc(d, lpn, merge) {
+                Ok(true) => return Some(true),
+                Ok(false) => {}
+                Err(e) => {
+                    self.ftl_error.get_or_insert(e);
+                    return None;
+                }
+            }
+        }
+        if let Err(e) = self.ftl.host_write(lpn) {
+            self.ftl_error.get_or_insert(e);
+            return None;
+        }
+        Some(false)
+    }
+
+    /// [`Self::host_write`] on a die with a GC job in progress, before the ordinary write: merges
+    /// the write into job `merge`'s move when it can (true), else counts a cancelled move when a
+    /// job still had to move the page.
+    #[inline(never)]
+    fn write_beside_gc(
+        &mut self,
+        d: u32,
+        lpn: Lpn,
+        merge: Option<usize>,
+    ) -> Result<bool, crate::ftl::FtlError> {
+        let Some(old) = self.ftl.lookup(lpn) else {
+            return Ok(false);
+        };
+        if let Some(job) = merge.and_then(|j| self.dies[d as usize].jobs.get(j)) {
+            if gc::merge_write(&mut self.ftl, job, old)?.is_some() {
+                self.merging.writes += 1;
+                return Ok(true);
+            }
+        }
+        let a = self.geo.addr(old);
+        if self.dies[d as usize]
+            .jobs
+            .iter()
+            .any(|j| j.collects(a.plane, a.block))
+        {
+            self.counters.cancelled_moves += 1;
+        }
+        Ok(false)
+    }
+
+    /// A merged read, or a transaction that joined a multi-plane command (transaction `t`), has
+    /// delivered its page at `now`.
     pub fn on_txn_done(&mut self, now: SimTime, t: u32) -> PageDone {
         self.now = now;
         self.counters.events += 1;
@@ -101,9 +174,14 @@ impl Drive {
             lpn,
             write,
             bd,
+            joined,
             ..
         } = self.txns[t as usize];
-        self.merging.in_flight -= 1;
+        if joined {
+            self.multiplane.delivered();
+        } else {
+            self.merging.in_flight -= 1;
+        }
         self.free_txns.push(t);
         self.progress.host_done(self.ftl.counters.blocks_erased);
         PageDone {

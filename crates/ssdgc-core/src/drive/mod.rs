@@ -22,13 +22,15 @@
 //! ([`crate::gc::scheme`], in `schedule.rs`). Every operation reserves the channel, die and planes
 //! it occupies through the resource model ([`crate::flash::resources`]). The capabilities some
 //! schemes add live in their own modules: suspension and resumption of GC operations
-//! (`suspend.rs`), merging of host reads into GC moves (`merge.rs`), pipelining of host
+//! (`suspend.rs`), merging of host reads and writes into GC moves (`merge.rs`), pipelining of host
 //! commands with GC moves (`pipeline.rs`) and committing TC-PaGC's buffered pages (`flush.rs`).
 
 mod flush;
 mod merge;
+mod multiplane;
 mod pipeline;
 mod progress;
+mod rmw;
 mod schedule;
 mod scope;
 pub mod suspend;
@@ -36,6 +38,7 @@ mod wake;
 
 use std::collections::VecDeque;
 
+pub use multiplane::MultiplaneCounters;
 pub use suspend::MAX_SUSPENDS;
 
 use crate::ageing::{self as precondition, Precondition};
@@ -85,6 +88,10 @@ struct Txn {
     /// The plane of `lpn`, found once when the transaction is queued.
     plane: u32,
     write: bool,
+    /// A write that covers only part of its page (read-modify-write applies, `ftl.rmw`).
+    partial: bool,
+    /// It joined another transaction's multi-plane command (it completes with a `TxnDone`).
+    joined: bool,
     /// The die's clock when the transaction was queued.
     snap: Snapshot,
     /// Where its time went (filled when it starts).
@@ -194,12 +201,18 @@ pub struct DriveCounters {
     pub cancelled_moves: u64,
     /// Host reads served from a GC job's page register.
     pub merged_reads: u64,
+    /// Host writes merged into a GC job's page buffer (programmed at the GC write point).
+    pub merged_writes: u64,
     /// GC operations suspended for host requests.
     pub suspensions: u64,
     /// Host reads pipelined with a GC move's read (preemptible-GC paper §III-C).
     pub pipelined_reads: u64,
     /// Host writes pipelined with a GC move's program (preemptible-GC paper §III-A, §III-C).
     pub pipelined_writes: u64,
+    /// Pages read for a read-modify-write of a partly written page (`ftl.rmw`).
+    pub rmw_reads: u64,
+    /// Host multi-plane commands (`ftl.multiplane`).
+    pub multiplane: MultiplaneCounters,
     /// Events handled by the drive (die completions and merged reads).
     pub events: u64,
     /// Planned jobs (parallel migration, IPPBE, copyback parity): jobs completed.
@@ -234,6 +247,12 @@ pub struct Drive {
     free_txns: Vec<u32>,
     pipeline: pipeline::Pipeline,
     suspension: suspend::Suspension,
+    /// Read-modify-write of partial pages (`ftl.rmw`).
+    rmw: bool,
+    /// Read-modify-write or host multi-plane commands are on: host operations take the longer
+    /// path (`schedule::host_op_extras`).
+    host_extras: bool,
+    multiplane: multiplane::Multiplane,
     merging: merge::Merging,
     flushing: flush::Flushing,
     /// Host requests with a piece outstanding on this drive.
@@ -306,6 +325,15 @@ impl Drive {
             planned,
             pipeline: pipeline::Pipeline::new(scheme.pipelined(), geo.dies),
             suspension: suspend::Suspension::new(geo.dies),
+            rmw: cfg.ftl.rmw,
+            host_extras: cfg.ftl.rmw
+                || (cfg.ftl.multiplane != crate::config::HostMultiplane::Off
+                    && geo.planes_per_die > 1),
+            multiplane: multiplane::Multiplane::new(
+                cfg.ftl.multiplane,
+                geo.dies,
+                geo.planes_per_die,
+            ),
             merging: merge::Merging::default(),
             flushing: flush::Flushing::default(),
             timing,
@@ -329,10 +357,16 @@ impl Drive {
         })
     }
 
-    /// Events this drive may have pending at once: per die one completion, one merged read, and a
-    /// stale completion per suspension of the running operation.
+    /// Events this drive may have pending at once: per die one completion, one merged read, a
+    /// stale completion per suspension of the running operation, and (host multi-plane commands)
+    /// one completion per other plane joined.
     pub fn max_events(&self) -> usize {
-        (3 + MAX_SUSPENDS as usize) * self.geo.dies as usize
+        let joined = if self.multiplane.on() {
+            self.geo.planes_per_die as usize - 1
+        } else {
+            0
+        };
+        (3 + MAX_SUSPENDS as usize + joined) * self.geo.dies as usize
     }
 
     /// The drive's FTL.
@@ -474,9 +508,18 @@ impl Drive {
         self.pieces == 0
     }
 
-    /// Queues a page transaction (tagged `tag`) at the die of the page's plane and kicks that die.
+    /// Queues a page transaction (tagged `tag`) at the die of the page's plane and kicks that die;
+    /// `partial`: a write that covers only part of the page.
     #[inline]
-    pub fn queue(&mut self, ev: &mut EventQueue, now: SimTime, tag: u32, lpn: Lpn, write: bool) {
+    pub fn queue(
+        &mut self,
+        ev: &mut EventQueue,
+        now: SimTime,
+        tag: u32,
+        lpn: Lpn,
+        write: bool,
+        partial: bool,
+    ) {
         self.now = now;
         let plane = self.ftl.plane_of(lpn);
         let d = self.geo.die_of_plane(plane);
@@ -485,6 +528,8 @@ impl Drive {
             lpn,
             plane,
             write,
+            partial,
+            joined: false,
             snap: self.dies[d as usize]
                 .clock
                 .snapshot(now, self.geo.plane_in_die(plane)),
@@ -508,7 +553,31 @@ impl Drive {
             die.queue.push_back(q);
             die.ids.push_back(t);
         }
+        if self.multiplane.on() {
+            // The request's other pages may join a multi-plane command: the die is kicked once
+            // they are all queued (`end_batch`).
+            self.multiplane.defer_kick(d);
+            return;
+        }
         self.kick_die(ev, d);
+    }
+
+    /// The front end has queued every page of a request (or of a flush): with host multi-plane
+    /// commands, the dies those pages went to start now (`queue` left them waiting so that pages
+    /// of one request on planes of one die can go as one command).
+    #[inline]
+    pub fn end_batch(&mut self, ev: &mut EventQueue, now: SimTime) {
+        if !self.multiplane.has_deferred() {
+            return;
+        }
+        self.now = now;
+        // Kicking a die queues nothing, so the list holds still while it is walked.
+        let mut i = 0;
+        while let Some(d) = self.multiplane.deferred(i) {
+            self.kick_die(ev, d);
+            i += 1;
+        }
+        self.multiplane.clear_deferred();
     }
 
     /// Lets free die `d` start its next operation, as its scheme decides.
@@ -624,7 +693,8 @@ impl Drive {
             .iter()
             .filter(|d| matches!(d.running, Running::Host(_)))
             .count();
-        let running = running + self.merging.in_flight() as usize;
+        let running =
+            running + self.merging.in_flight() as usize + self.multiplane.in_flight() as usize;
         let live_txns = self.txns.len() - self.free_txns.len();
         if queued + running != live_txns {
             return Err(err(format!(
@@ -638,9 +708,11 @@ impl Drive {
     pub fn counters(&self) -> DriveCounters {
         DriveCounters {
             merged_reads: self.merging.reads(),
+            merged_writes: self.merging.writes(),
             suspensions: self.suspension.suspensions(),
             pipelined_reads: self.pipeline.reads(),
             pipelined_writes: self.pipeline.writes(),
+            multiplane: self.multiplane.counters(),
             ..self.counters
         }
     }

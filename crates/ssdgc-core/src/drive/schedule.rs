@@ -98,9 +98,13 @@ impl Drive {
                         ));
                         return;
                     };
-                    if !self.start_merge(ev, d, t, job) {
+                    if self.txns[t as usize].write {
+                        // Into the move's page buffer, or (not mergeable after all) an ordinary
+                        // write.
+                        self.start_host(ev, d, t, Some(job));
+                    } else if !self.start_merge(ev, d, t, job) {
                         // Not mergeable after all: an ordinary read.
-                        self.start_host(ev, d, t);
+                        self.start_host(ev, d, t, None);
                     }
                     return;
                 }
@@ -111,7 +115,7 @@ impl Drive {
                         ));
                         return;
                     };
-                    self.start_host(ev, d, t);
+                    self.start_host(ev, d, t, None);
                     return;
                 }
                 Action::GcJob(j) => {
@@ -159,30 +163,23 @@ impl Drive {
         self.invariant(format!("die {d}: its scheme made no progress"));
     }
 
-    /// Starts host transaction `t` on die `d`.
-    pub(super) fn start_host(&mut self, ev: &mut EventQueue, d: u32, t: u32) {
+    /// Starts host transaction `t` on die `d`; a write with `merge = Some(j)` goes into the page
+    /// buffer of job `j`'s move of its page when the job still has to move it (`drive/merge.rs`).
+    /// With host multi-plane commands other queued transactions may join it (`drive/multiplane.rs`);
+    /// a partial write may read its page first (`ftl.rmw`).
+    pub(super) fn start_host(&mut self, ev: &mut EventQueue, d: u32, t: u32, merge: Option<usize>) {
         let txn = self.txns[t as usize];
         let now = self.now;
         let plane = self.geo.plane_in_die(txn.plane);
-        let op = if txn.write {
-            // Only a die with a GC job in progress can have a move to cancel.
-            let old = if self.dies[d as usize].jobs.is_empty() {
-                None
-            } else {
-                self.ftl.lookup(txn.lpn)
-            };
-            if let Some(old) = old {
-                let a = self.geo.addr(old);
-                if self.dies[d as usize]
-                    .jobs
-                    .iter()
-                    .any(|j| j.collects(a.plane, a.block))
-                {
-                    self.counters.cancelled_moves += 1;
-                }
+        let solo = 1u64 << plane;
+        let op = if self.host_extras {
+            // Read-modify-write or host multi-plane commands (kept out of the common path).
+            match self.host_op_extras(ev, d, t, merge) {
+                Some(op) => op,
+                None => return,
             }
-            if let Err(e) = self.ftl.host_write(txn.lpn) {
-                self.ftl_error.get_or_insert(e);
+        } else if txn.write {
+            if self.host_write(d, txn.lpn, merge).is_none() {
                 return;
             }
             self.pipeline
@@ -192,12 +189,12 @@ impl Drive {
                     txn.snap.at(),
                     self.res.channel_free(d),
                     &self.timing,
-                    1 << plane,
+                    solo,
                 )
-                .unwrap_or_else(|| FlashOp::host_write(&self.timing, 1 << plane))
+                .unwrap_or_else(|| FlashOp::host_write(&self.timing, solo))
         } else {
             self.counters.host_pages_read += 1;
-            FlashOp::host_read(&self.timing, 1 << plane)
+            FlashOp::host_read(&self.timing, solo)
         };
         let r = self.res.reserve(d, now, &op);
         if txn.write {
@@ -215,6 +212,71 @@ impl Drive {
         self.txns[t as usize].bd = bd;
         die.running = Running::Host(t);
         self.schedule_die_done(ev, d, r.end);
+    }
+
+    /// The flash operation of host transaction `t` on die `d` when read-modify-write or host
+    /// multi-plane commands are on: the FTL side done, its operation returned; `None` when a
+    /// multi-plane command was started for it (with the transactions that joined) or the FTL
+    /// failed.
+    #[cold]
+    #[inline(never)]
+    fn host_op_extras(
+        &mut self,
+        ev: &mut EventQueue,
+        d: u32,
+        t: u32,
+        merge: Option<usize>,
+    ) -> Option<FlashOp> {
+        let txn = self.txns[t as usize];
+        let plane = self.geo.plane_in_die(txn.plane);
+        let solo = 1u64 << plane;
+        if !txn.write {
+            let planes = if self.multiplane.on() {
+                self.gather(d, t, plane)
+            } else {
+                solo
+            };
+            if planes != solo {
+                let pages = self.read_pages(d, txn.lpn);
+                self.start_multiplane(ev, d, t, planes, &pages);
+                return None;
+            }
+            self.counters.host_pages_read += 1;
+            return Some(FlashOp::host_read(&self.timing, solo));
+        }
+        // Read-modify-write is decided before the write remaps the page.
+        let rmw = self.needs_rmw(&txn);
+        let planes = if rmw || !self.multiplane.on() {
+            solo
+        } else {
+            self.gather(d, t, plane)
+        };
+        let merged = self.host_write(d, txn.lpn, merge)?;
+        if planes != solo {
+            let Some(lead) = self.ftl.lookup(txn.lpn) else {
+                self.invariant(format!("host write of page {} left it unmapped", txn.lpn));
+                return None;
+            };
+            let mut pages = self.write_joined(d)?;
+            pages.insert(0, lead);
+            self.start_multiplane(ev, d, t, planes, &pages);
+            return None;
+        }
+        if rmw {
+            return Some(self.rmw_op(merged, solo));
+        }
+        Some(
+            self.pipeline
+                .host_write(
+                    d,
+                    self.now,
+                    txn.snap.at(),
+                    self.res.channel_free(d),
+                    &self.timing,
+                    solo,
+                )
+                .unwrap_or_else(|| FlashOp::host_write(&self.timing, solo)),
+        )
     }
 
     /// Holds die `d` for every remaining operation of job `j`. With copyback the operations touch no
@@ -301,7 +363,7 @@ impl Drive {
             let t = self.dies[d as usize]
                 .take_queued(i)
                 .expect("a queued transaction");
-            self.start_host(ev, d, t);
+            self.start_host(ev, d, t, None);
             return true;
         }
         match gc::dispatch_next(&mut self.ftl, &mut self.dies[d as usize].jobs[j]) {

@@ -38,6 +38,12 @@ pub trait CandidateIndex: Send {
     /// Chooses a victim among the candidates and removes it from them. `None` when there is no
     /// candidate (or, for policies that require it, none that qualifies).
     fn pick(&mut self, view: &PlaneView<'_>, rng: &mut SimRng) -> Option<u32>;
+    /// The fewest valid pages of any candidate, when the index can tell without a scan (`greedy`
+    /// and `alpha` keep it); `None` when it has no candidate or does not index valid counts, in
+    /// which case the FTL scans the plane's full blocks. A query: it changes nothing.
+    fn fewest_valid(&self, _view: &PlaneView<'_>) -> Option<u16> {
+        None
+    }
     /// Number of candidates currently held.
     fn len(&self) -> usize;
     /// True when no candidate is held.

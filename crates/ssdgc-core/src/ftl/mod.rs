@@ -355,6 +355,11 @@ impl Ftl {
         with_map!(self, f => f.candidates(plane))
     }
 
+    /// The fewest valid pages of any victim candidate of a plane ([`FtlView::fewest_valid`]).
+    pub fn fewest_valid(&self, plane: u32) -> Option<u32> {
+        with_map!(self, f => f.fewest_valid(plane))
+    }
+
     /// Next valid page of a victim at or after page `from`, as (page index, lpn).
     #[inline(always)]
     pub fn next_valid_in_block(&self, plane: u32, block: u32, from: u32) -> Option<(u32, Lpn)> {
@@ -379,6 +384,14 @@ impl Ftl {
     #[inline(always)]
     pub fn host_write(&mut self, lpn: Lpn) -> Result<Ppn, FtlError> {
         let ppn = with_map!(mut self, f => f.host_write(lpn))?;
+        self.counters.host_pages_written += 1;
+        Ok(ppn)
+    }
+
+    /// Writes host data for `lpn` at its plane's write point of `stream` (a host write merged into
+    /// a GC move lands at the GC write point). Counted as a host page written.
+    pub fn host_write_to(&mut self, lpn: Lpn, stream: Stream) -> Result<Ppn, FtlError> {
+        let ppn = with_map!(mut self, f => f.host_write_to(lpn, stream))?;
         self.counters.host_pages_written += 1;
         Ok(ppn)
     }

@@ -126,6 +126,16 @@ pub trait FtlView {
     fn erase_counts(&self) -> &[u32];
     /// Victim candidates of a plane (its full blocks).
     fn candidates(&self, plane: u32) -> usize;
+    /// The fewest valid pages of any victim candidate (full block) of a plane, `None` when it has
+    /// none. By default a scan of the plane's blocks; a mapping whose victim index keeps valid
+    /// counts answers from it.
+    fn fewest_valid(&self, plane: u32) -> Option<u32> {
+        let bpp = self.geometry().blocks_per_plane;
+        (plane * bpp..(plane + 1) * bpp)
+            .filter(|&gb| self.block_state(gb) == BlockState::Full)
+            .map(|gb| self.valid_pages(gb))
+            .min()
+    }
     /// Next valid page of block `block` of `plane` at or after page offset `from`, as (offset, lpn).
     fn next_valid_in_block(&self, plane: u32, block: u32, from: u32) -> Option<(u32, Lpn)>;
     /// Number of logical pages currently mapped (in flash or in the DRAM buffer).
@@ -142,6 +152,14 @@ pub trait FtlMechanism: FtlView {
     /// Writes host data for `lpn`: invalidates the old copy, programs a page at the host write point
     /// of its plane and maps it. Returns the new page.
     fn host_write(&mut self, lpn: Lpn) -> Result<Ppn, FtlError>;
+    /// Writes host data for `lpn` at its plane's write point of `stream` rather than the host
+    /// one: a host write merged into the page buffer of a GC move of `lpn` lands where the move
+    /// would have (preemptible-GC paper §III-B). By default a plain [`FtlMechanism::host_write`]
+    /// (a mapping without separate GC write points).
+    fn host_write_to(&mut self, lpn: Lpn, stream: Stream) -> Result<Ppn, FtlError> {
+        let _ = stream;
+        self.host_write(lpn)
+    }
     /// Chooses a victim in `plane` (the candidate index decides) and marks it. Returns the
     /// plane-local block, or `None` when the plane has no candidate.
     fn choose_victim(&mut self, plane: u32, rng: &mut SimRng) -> Option<u32>;

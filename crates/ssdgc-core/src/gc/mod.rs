@@ -933,6 +933,23 @@ pub fn dispatch_page(ftl: &mut Ftl, job: &mut GcJob, src: Ppn) -> Result<Option<
     Ok(Some(GcOp::Move { src, dst }))
 }
 
+/// Merges a host write of the valid page `src` into job `job`'s move of it (preemptible-GC paper
+/// §III-B, Table III): the host data goes into the move's page buffer and is programmed once, at
+/// the plane's GC write point, as a host page; the old copy becomes invalid and the job's scan
+/// skips it (no move of it is counted). Returns the page written, or `None` when `src` is not a
+/// valid page the (single-plane) job still has to move.
+pub fn merge_write(ftl: &mut Ftl, job: &GcJob, src: Ppn) -> Result<Option<Ppn>, FtlError> {
+    let a = ftl.geometry().addr(src);
+    if job.multi.is_some() || !job.collects(a.plane, a.block) {
+        return Ok(None);
+    }
+    let Some(lpn) = ftl.reverse(src) else {
+        return Ok(None);
+    };
+    debug_assert!(a.page >= job.cursor, "a valid page behind the job's scan");
+    ftl.host_write_to(lpn, Stream::Gc).map(Some)
+}
+
 /// Completes an operation whose time has elapsed.
 pub fn complete(ftl: &mut Ftl, op: GcOp) {
     match op {

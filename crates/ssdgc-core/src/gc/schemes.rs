@@ -85,12 +85,12 @@ pub const PRESETS: &[(&str, &str, GcAxes)] = &[
     ),
     (
         "pgc-merge",
-        "pgc-none with merging: a preempting read of a page the GC job still has to move is served from the move's register (the page moves first)",
+        "pgc-none with merging: a preempting read of a page the GC job still has to move is served from the move's register (the page moves first); a preempting write to it goes into the page buffer and is programmed once, at the GC write point",
         axes(When::States, Preemption::ops(true, false, Suspend::None), Planes::Serial, SERIAL),
     ),
     (
         "pgc-pipeline",
-        "pgc-none with pipelining: back-to-back GC moves overlap through the cache register (read hidden behind the previous program)",
+        "pgc-none with pipelining: a host command is pipelined with a GC command of the same type through the cache register (a write at point A during the move's program, a read at point B during the next move's read)",
         axes(When::States, Preemption::ops(false, true, Suspend::None), Planes::Serial, SERIAL),
     ),
     (

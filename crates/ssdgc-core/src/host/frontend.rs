@@ -55,6 +55,9 @@ struct Req {
     /// Pages touched; transactions still to complete once admitted.
     pending: u32,
     write: bool,
+    /// A write whose first (last) page it covers only in part.
+    head_partial: bool,
+    tail_partial: bool,
     /// The drives it has a piece on (bit `d` = drive `d`).
     drives: u64,
     /// Its first byte and length, as the workload gave them (for the per-request log).
@@ -93,6 +96,12 @@ pub(crate) struct PieceStats {
 /// The host front end of one run.
 pub(crate) struct FrontEnd {
     queue_depth: u32,
+    /// The drives read the rest of partly written pages (`ftl.rmw`): writes tell them which
+    /// pages they cover only in part.
+    rmw: bool,
+    /// The drives issue host multi-plane commands (`ftl.multiplane`): a request's pages are all
+    /// queued before their dies start (`Drive::end_batch`).
+    batch: bool,
     fold_reject: bool,
     time_scale: f64,
     stripe: Stripe,
@@ -115,6 +124,10 @@ pub(crate) struct FrontEnd {
     announced: u64,
     first_time: Option<u64>,
     exhausted: bool,
+    /// Closed loop in bursts: requests per burst and the idle time between bursts (scaled), and
+    /// requests issued in the current burst.
+    burst: Option<(u64, SimTime)>,
+    in_burst: u64,
     error: Option<SimError>,
     pub stats: HostStats,
     /// Per drive, when there are several.
@@ -149,8 +162,19 @@ impl FrontEnd {
                 stripe.logical_pages() / stripe.drives() as u64,
             )
         });
+        // The idle time between bursts is host time, scaled like arrival times.
+        let burst = workload.bursts.map(|(n, idle)| {
+            let t = if cfg.host.time_scale == 1.0 {
+                idle
+            } else {
+                (idle as f64 * cfg.host.time_scale).round() as SimTime
+            };
+            (n, t)
+        });
         FrontEnd {
             queue_depth: cfg.host.queue_depth,
+            rmw: cfg.ftl.rmw,
+            batch: cfg.ftl.multiplane != crate::config::HostMultiplane::Off,
             fold_reject: cfg.host.fold == crate::config::Fold::Reject,
             time_scale: cfg.host.time_scale,
             drives,
@@ -167,6 +191,8 @@ impl FrontEnd {
             announced: 0,
             first_time: None,
             exhausted: false,
+            burst,
+            in_burst: 0,
             error: None,
             stats: HostStats {
                 requests: Responses::with_bound(bound),
@@ -330,7 +356,7 @@ impl FrontEnd {
         self.announced = mask;
     }
 
-    /// The pending open-loop request arrives.
+    /// The pending open-loop request arrives, or (closed loop in bursts) the next burst starts.
     pub(crate) fn on_arrival(&mut self, io: &mut Io) -> Result<(), SimError> {
         let (rec, disk) = self
             .next_arrival
@@ -340,19 +366,48 @@ impl FrontEnd {
             // It is no longer a preview: it is here.
             io.drives[d].announce(io.events, io.now, None);
         }
+        if let ReplayMode::ClosedLoop(qd) = self.workload.mode {
+            self.in_burst = 1;
+            self.submit(io, rec, disk)?;
+            for _ in 1..qd {
+                if !self.issue_closed_loop(io)? {
+                    break;
+                }
+            }
+            return Ok(());
+        }
         self.submit(io, rec, disk)?;
         self.schedule_next_arrival(io)
     }
 
+    /// Issues the next closed-loop request, unless the workload is done or (in bursts) the current
+    /// burst has issued all its requests. False when nothing was issued.
     fn issue_closed_loop(&mut self, io: &mut Io) -> Result<bool, SimError> {
+        if let Some((n, _)) = self.burst {
+            if self.in_burst == n {
+                return Ok(false);
+            }
+        }
         match self.next_record()? {
             Some(rec) => {
+                self.in_burst += 1;
                 let disk = self.workload.last_disk();
                 self.submit(io, rec, disk)?;
                 Ok(true)
             }
             None => Ok(false),
         }
+    }
+
+    /// Closed loop in bursts: the burst is issued and its last request has completed; the next
+    /// burst starts after the idle time (an `Arrival` event holding its first request).
+    #[cold]
+    fn end_burst(&mut self, io: &mut Io, idle: SimTime) -> Result<(), SimError> {
+        if let Some(rec) = self.next_record()? {
+            self.next_arrival = Some((rec, self.workload.last_disk()));
+            io.events.schedule(io.now + idle, Event::Arrival);
+        }
+        Ok(())
     }
 
     /// Page range of a record (of disk `disk`, with per-disk traces): its first page (before
@@ -421,6 +476,16 @@ impl FrontEnd {
     fn submit(&mut self, io: &mut Io, rec: IoRecord, disk: Option<u64>) -> Result<(), SimError> {
         let (first, npages, base, span) = self.pages_of(&rec, disk)?;
         let write = rec.op == Op::Write;
+        let (head_partial, tail_partial) = if write && self.rmw {
+            let ps = self.stripe.page_size();
+            let end = rec.offset + rec.len.max(1);
+            (
+                !rec.offset.is_multiple_of(ps) || (npages == 1 && !end.is_multiple_of(ps)),
+                !end.is_multiple_of(ps),
+            )
+        } else {
+            (false, false)
+        };
         let req = Req {
             arrival: io.now,
             admitted: io.now,
@@ -432,6 +497,8 @@ impl FrontEnd {
             span,
             pending: npages as u32,
             write,
+            head_partial,
+            tail_partial,
             drives: 0,
             offset: rec.offset,
             bytes: rec.len,
@@ -532,7 +599,7 @@ impl FrontEnd {
         // Pages answered at once, per drive (in `self.at_once`, all 0 outside `admit`).
         let mut immediate = 0;
         let mut from_buffer = 0;
-        for a in pages {
+        for (i, a) in pages.enumerate() {
             let (d, lpn) = self.stripe.page(a);
             if !write && self.buffer.contains(a) {
                 // Served from the write buffer.
@@ -554,7 +621,14 @@ impl FrontEnd {
                 self.at_once[d] += 1;
                 continue;
             }
-            io.drives[d].queue(io.events, io.now, id, lpn, write);
+            let partial =
+                (i == 0 && r.head_partial) || (i + 1 == pending as usize && r.tail_partial);
+            io.drives[d].queue(io.events, io.now, id, lpn, write, partial);
+        }
+        if self.batch {
+            for d in drives_of(mask) {
+                io.drives[d].end_batch(io.events, io.now);
+            }
         }
         if from_buffer > 0 && immediate + from_buffer == pending {
             // Nothing to read from flash: the buffer answers.
@@ -588,6 +662,7 @@ impl FrontEnd {
         r.drives = 1;
         let (first, pending, write) = (r.first, r.pending, r.write);
         let r = *r;
+        let (head, tail) = (r.head_partial, r.tail_partial);
         self.pending[id as usize] = pending;
         let logical = self.stripe.logical_pages();
         let mut a = first % logical;
@@ -603,7 +678,7 @@ impl FrontEnd {
             },
         );
         let mut immediate = 0;
-        for _ in 0..pending {
+        for i in 0..pending {
             let lpn = a as Lpn;
             a += 1;
             if a == logical {
@@ -615,7 +690,11 @@ impl FrontEnd {
                 immediate += 1;
                 continue;
             }
-            drive.queue(io.events, io.now, id, lpn, write);
+            let partial = (head && i == 0) || (tail && i + 1 == pending);
+            drive.queue(io.events, io.now, id, lpn, write, partial);
+        }
+        if self.batch {
+            drive.end_batch(io.events, io.now);
         }
         for _ in 0..immediate {
             self.page_done(io, id, 0, Breakdown::default());
@@ -650,7 +729,12 @@ impl FrontEnd {
     fn flush_buffer(&mut self, io: &mut Io) {
         for a in self.buffer.take_dirty() {
             let (d, lpn) = self.stripe.page(a);
-            io.drives[d].queue(io.events, io.now, FLUSH, lpn, true);
+            io.drives[d].queue(io.events, io.now, FLUSH, lpn, true, false);
+        }
+        if self.batch {
+            for d in io.drives.iter_mut() {
+                d.end_batch(io.events, io.now);
+            }
         }
     }
 
@@ -729,8 +813,24 @@ impl FrontEnd {
             self.admit(io, next);
         }
         if let ReplayMode::ClosedLoop(_) = self.workload.mode {
-            if let Err(e) = self.issue_closed_loop(io) {
-                self.error.get_or_insert(e);
+            match self.issue_closed_loop(io) {
+                Ok(true) => {}
+                Ok(false) => {
+                    if let Some((n, idle)) = self.burst {
+                        // (Once: a completion answered at once may have ended the burst already.)
+                        if self.in_burst == n
+                            && self.outstanding == 0
+                            && self.next_arrival.is_none()
+                        {
+                            if let Err(e) = self.end_burst(io, idle) {
+                                self.error.get_or_insert(e);
+                            }
+                        }
+                    }
+                }
+                Err(e) => {
+                    self.error.get_or_insert(e);
+                }
             }
         }
         if self.in_device == 0 {

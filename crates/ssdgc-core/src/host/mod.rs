@@ -3,7 +3,8 @@
 //! A [`Workload`] is a stream of [`IoRecord`]s (from a trace reader or a synthetic generator, both in
 //! `ssdgc-workload`) and a replay mode: open loop (each request arrives at its timestamp, scaled by
 //! `host.time_scale`) or closed loop (a fixed number of requests outstanding; a new one is issued when
-//! one completes). The front end ([`frontend`]) admits requests to the device queue
+//! one completes; with on/off bursts, a burst's requests are issued so, and the next burst starts
+//! an idle time after the last one completed). The front end ([`frontend`]) admits requests to the device queue
 //! (`host.queue_depth`) in arrival order; the rest wait on the host, and their wait counts in their
 //! response time. Admitted requests go through the write buffer ([`buffer`]) and are striped over the
 //! drives of the array ([`array`]).
@@ -72,6 +73,9 @@ pub struct Workload {
     pub format: String,
     /// Number of requests when known in advance (for progress display).
     pub expected: Option<u64>,
+    /// Closed loop in on/off bursts: requests per burst and the host's idle time (ns, before
+    /// `host.time_scale`) between the last completion of a burst and the next burst.
+    pub bursts: Option<(u64, u64)>,
 }
 
 impl Workload {
@@ -85,6 +89,7 @@ impl Workload {
             name: name.to_string(),
             format: "records".into(),
             expected: Some(n),
+            bursts: None,
         }
     }
 
@@ -102,6 +107,7 @@ impl Workload {
             mode,
             name: path.display().to_string(),
             expected: None,
+            bursts: None,
         })
     }
 
@@ -125,6 +131,7 @@ impl Workload {
             mode,
             name,
             expected: None,
+            bursts: None,
         })
     }
 
@@ -160,6 +167,7 @@ impl Workload {
             name: name.to_string(),
             format: "records".into(),
             expected: Some(n),
+            bursts: None,
         }
     }
 
@@ -189,6 +197,8 @@ impl Workload {
         // A stream of its own, separate from the simulator's random choices.
         let seed = rand_core::RngCore::next_u64(&mut crate::rng::rng_for(seed, 3));
         let generator = Box::new(Synthetic::new(&spec, logical_bytes, seed));
+        // In open loop the arrival times carry the gaps between bursts.
+        let bursts = spec.bursts().filter(|_| spec.is_closed_loop());
         Ok(Workload {
             expected: Some(spec.count),
             source: Source::Synthetic(generator, Box::new((spec, logical_bytes, seed))),
@@ -196,6 +206,7 @@ impl Workload {
             mode,
             name: format!("synthetic:{spec_text}"),
             format: "synthetic".into(),
+            bursts,
         })
     }
 
@@ -271,6 +282,7 @@ impl Workload {
             name: self.name.clone(),
             format: self.format.clone(),
             expected: self.expected,
+            bursts: self.bursts,
         })
     }
 

@@ -35,6 +35,11 @@ pub enum Busy {
     Gc {
         planes: u64,
     },
+    /// A host multi-plane command on the planes in the bit mask; `late` if GC delayed it.
+    HostPlanes {
+        planes: u64,
+        late: bool,
+    },
 }
 
 /// Cumulative time of one die per category.
@@ -103,6 +108,7 @@ impl DieClock {
         }
     }
 
+    #[inline(always)]
     fn credit(&mut self, busy: Busy, dt: SimTime) {
         match busy {
             Busy::Idle => self.idle += dt,
@@ -122,6 +128,23 @@ impl DieClock {
                     }
                 }
             }
+            Busy::HostPlanes { planes, late } => self.credit_planes(planes, late, dt),
+        }
+    }
+
+    /// [`Self::credit`] of a host multi-plane command (kept out of the common path).
+    #[cold]
+    #[inline(never)]
+    fn credit_planes(&mut self, planes: u64, late: bool, dt: SimTime) {
+        for (p, t) in self.host_by_plane.iter_mut().enumerate() {
+            if planes >> p & 1 == 1 {
+                *t += dt;
+            }
+        }
+        if late {
+            self.late += dt;
+        } else {
+            self.normal += dt;
         }
     }
 
@@ -147,8 +170,8 @@ impl DieClock {
         let dt = now - self.since;
         match self.busy {
             Busy::Idle => s.other += dt,
-            Busy::Host { late: true, .. } => s.late += dt,
-            Busy::Host { late: false, .. } => s.other += dt,
+            Busy::Host { late: true, .. } | Busy::HostPlanes { late: true, .. } => s.late += dt,
+            Busy::Host { late: false, .. } | Busy::HostPlanes { late: false, .. } => s.other += dt,
             Busy::Gc { planes } => {
                 s.gc_total += dt;
                 if planes >> plane & 1 == 1 {

@@ -94,6 +94,8 @@ counters! {
         pub idle_jobs: u64,
         /// Host reads served from a GC move's page register.
         pub merged_reads: u64,
+        /// Host writes merged into a GC move's page buffer.
+        pub merged_writes: u64,
         /// GC operations suspended for host requests.
         pub suspensions: u64,
         /// Host reads pipelined with a GC move's read.
@@ -153,6 +155,14 @@ counters! {
         pub out_of_order_pairs: u64,
         /// Multi-block erases (IPPBE).
         pub multi_erases: u64,
+        /// Pages read for read-modify-writes of partly written pages (`ftl.rmw`).
+        pub rmw_reads: u64,
+        /// Host multi-plane commands: reads and writes issued, pages they carried, pages skipped
+        /// to align write points (`ftl.multiplane`).
+        pub multiplane_reads: u64,
+        pub multiplane_writes: u64,
+        pub multiplane_pages: u64,
+        pub multiplane_skipped: u64,
     }
 }
 
@@ -225,6 +235,15 @@ pub struct MigrationSettings {
     pub copyback_parity: String,
 }
 
+/// Which host-path capabilities of the drive a run uses (their counters are reported only then).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostPath {
+    /// Read-modify-write of partial pages (`ftl.rmw`).
+    pub rmw: bool,
+    /// Host multi-plane commands (`ftl.multiplane` other than `off`).
+    pub multiplane: bool,
+}
+
 /// Requests as the host (or one drive of an array) saw them.
 pub struct HostFigures<'a> {
     /// Response times of the requests (in an array's drive: of the pieces it served).
@@ -280,6 +299,8 @@ pub struct RunFigures<'a> {
     pub wall_s: f64,
     /// Events processed by the whole run.
     pub events: u64,
+    /// The host-path capabilities the drives use.
+    pub host_path: HostPath,
 }
 
 #[cfg(test)]

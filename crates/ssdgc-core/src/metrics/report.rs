@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::breakdown::{self, BreakdownReport, DieClock, PlaneUtil};
-use super::figures::{DriveWork, MappingInfo, MigrationSettings, RunFigures};
+use super::figures::{DriveWork, HostPath, MappingInfo, MigrationSettings, RunFigures};
 use super::{
     CdfPoint, LatencyCdfs, LatencyClass, LatencySummary, Responses, SeriesPoint, EXCESS_STEPS_MS,
 };
@@ -178,6 +178,26 @@ pub struct Flash {
     pub gc_pages_moved: u64,
     pub blocks_erased: u64,
     pub waf: f64,
+    /// `ftl.rmw`: pages read for read-modify-writes of partly written pages (not in
+    /// `host_pages_read`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rmw_reads: Option<u64>,
+    /// `ftl.multiplane` other than `off`: host multi-plane commands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_multiplane: Option<HostMultiplaneReport>,
+}
+
+/// Host multi-plane commands (`ftl.multiplane`).
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct HostMultiplaneReport {
+    /// Multi-plane host reads and writes issued (each carries two or more pages).
+    pub reads: u64,
+    pub writes: u64,
+    /// Host pages they carried.
+    pub pages: u64,
+    /// Pages left unprogrammed to bring the host write points of a command's planes to one
+    /// offset (`greedy`).
+    pub skipped_pages: u64,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -204,7 +224,7 @@ pub struct Schemes {
     /// `gc.preempt = "ops"`: jobs preemptible between operations.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub preempt: Option<Preempt>,
-    /// `gc.merge`: preempting reads merged into GC moves.
+    /// `gc.merge`: preempting reads and writes merged into GC moves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merge: Option<Merge>,
     /// `gc.pipeline`: host commands pipelined with GC.
@@ -374,12 +394,15 @@ pub struct Preempt {
     pub preemptions: u64,
 }
 
-/// Merging of preempting reads (§III-B).
+/// Merging of preempting host commands into GC moves (§III-B, Table III; Table IX's `M_r`, `M_w`).
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct Merge {
     /// Host reads served from the page register of a GC move of the same page, with no flash read
     /// of their own.
     pub merged_reads: u64,
+    /// Host writes merged into the page buffer of a GC move of the same page: one program, at the
+    /// GC write point, counted as a host page (the move is not made).
+    pub merged_writes: u64,
 }
 
 /// Pipelining of host commands with GC through the cache register (§III-A, §III-C, Table IX).
@@ -590,7 +613,7 @@ fn wear(counts: &[u32]) -> Wear {
 
 /// The report's sections from one drive's counters, or from their sum over an array's drives.
 impl DriveWork {
-    fn flash(&self) -> Flash {
+    fn flash(&self, host: HostPath) -> Flash {
         let c = self;
         let waf = if c.host_pages_written == 0 {
             0.0
@@ -603,6 +626,16 @@ impl DriveWork {
             gc_pages_moved: c.gc_pages_moved,
             blocks_erased: c.blocks_erased,
             waf,
+            rmw_reads: section(host.rmw, c.rmw_reads),
+            host_multiplane: section(
+                host.multiplane,
+                HostMultiplaneReport {
+                    reads: c.multiplane_reads,
+                    writes: c.multiplane_writes,
+                    pages: c.multiplane_pages,
+                    skipped_pages: c.multiplane_skipped,
+                },
+            ),
         }
     }
 
@@ -694,6 +727,7 @@ impl DriveWork {
                 p.merge,
                 Merge {
                     merged_reads: c.merged_reads,
+                    merged_writes: c.merged_writes,
                 },
             ),
             pipeline: section(
@@ -911,7 +945,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
         breakdown_us: host.requests.breakdown.report(),
         plane_util: breakdown::plane_util(&clocks, i.simulated),
         excess: excess(host.requests),
-        flash: work.flash(),
+        flash: work.flash(i.host_path),
         gc: work.gc(pages_per_block),
         schemes: Schemes {
             critical_path: i
@@ -965,7 +999,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
                 breakdown_us: pieces.requests.breakdown.report(),
                 plane_util: breakdown::plane_util(&d.clocks, i.simulated),
                 excess: excess(pieces.requests),
-                flash: work.flash(),
+                flash: work.flash(i.host_path),
                 gc: work.gc(pages_per_block),
                 schemes: Schemes {
                     critical_path: i

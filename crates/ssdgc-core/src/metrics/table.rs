@@ -21,7 +21,10 @@ impl Report {
             preempt.push(format!("{} preemptions", p.preemptions));
         }
         if let Some(m) = &s.merge {
-            preempt.push(format!("{} reads merged", m.merged_reads));
+            preempt.push(format!(
+                "{} reads and {} writes merged",
+                m.merged_reads, m.merged_writes
+            ));
         }
         if let Some(p) = &s.pipeline {
             preempt.push(format!(
@@ -202,6 +205,19 @@ impl Report {
             "flash: {} host pages written, {} read, {} moved by GC, {} blocks erased, WAF {:.3}\n",
             f.host_pages_written, f.host_pages_read, f.gc_pages_moved, f.blocks_erased, f.waf
         ));
+        if let Some(n) = f.rmw_reads {
+            out.push_str(&format!(
+                "read-modify-write: {n} pages read for partial writes
+"
+            ));
+        }
+        if let Some(m) = &f.host_multiplane {
+            out.push_str(&format!(
+                "host multi-plane: {} reads and {} writes, {} pages, {} pages skipped to align
+",
+                m.reads, m.writes, m.pages, m.skipped_pages
+            ));
+        }
         let g = &self.gc;
         out.push_str(&format!(
             "gc: {} invocations, {:.1} ms total, {:.1} valid pages per victim ({:.1}%)",

@@ -385,6 +385,30 @@ impl FtlView for PageFtl {
         self.planes[plane as usize].victim.len()
     }
 
+    /// From the victim index when it keeps valid counts (`greedy`, `alpha`), else a scan of the
+    /// plane's blocks.
+    fn fewest_valid(&self, plane: u32) -> Option<u32> {
+        let ps = &self.planes[plane as usize];
+        if ps.victim.is_empty() {
+            return None;
+        }
+        let r = self.plane_range(plane);
+        let view = PlaneView {
+            valid: &self.valid[r.clone()],
+            erase_count: &self.erase_count[r.clone()],
+            last_modified: &self.last_modified[r.clone()],
+            now: self.clock,
+            pages_per_block: self.geo.pages_per_block,
+        };
+        match ps.victim.fewest_valid(&view) {
+            Some(v) => Some(u32::from(v)),
+            None => r
+                .filter(|&gb| self.state[gb] == BlockState::Full)
+                .map(|gb| u32::from(self.valid[gb]))
+                .min(),
+        }
+    }
+
     #[inline]
     fn next_valid_in_block(&self, plane: u32, block: u32, from: u32) -> Option<(u32, Lpn)> {
         let base = self.geo.ppn(plane, block, 0);
@@ -414,6 +438,25 @@ impl FtlMechanism for PageFtl {
         }
         if old & BUFFERED != 0 && old != NO_PAGE {
             // The buffered copy is superseded; its queue entry is skipped when committed.
+            self.planes[plane as usize].buffered_live -= 1;
+        } else if old != NO_PAGE {
+            self.invalidate(old);
+        }
+        self.fill_page(lpn, ppn);
+        Ok(ppn)
+    }
+
+    /// The write lands at `stream`'s write point, classified as GC data is (`Gc` becomes `Hot` or
+    /// `Cold` with hot/cold separation, after the update counts in the page's HC value).
+    fn host_write_to(&mut self, lpn: Lpn, stream: Stream) -> Result<Ppn, FtlError> {
+        let plane = self.plane_of(lpn);
+        let old = self.l2p[lpn as usize];
+        if self.hc.is_on() {
+            self.hc_update(lpn, old != NO_PAGE);
+        }
+        let stream = self.gc_stream(lpn, stream);
+        let ppn = self.allocate(plane, stream)?;
+        if old & BUFFERED != 0 && old != NO_PAGE {
             self.planes[plane as usize].buffered_live -= 1;
         } else if old != NO_PAGE {
             self.invalidate(old);

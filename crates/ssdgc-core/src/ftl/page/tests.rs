@@ -257,3 +257,49 @@ fn a_returned_victim_is_a_candidate_again() {
     assert_ne!(next, b);
     assert_eq!(ftl.choose_victim(0, &mut rng), Some(b));
 }
+
+/// The fewest valid pages of a plane's full blocks, by a scan of the block table.
+fn fewest_by_scan(ftl: &PageFtl) -> Option<u32> {
+    (0..ftl.geometry().blocks())
+        .filter(|&b| ftl.block_state(b) == BlockState::Full)
+        .map(|b| ftl.valid_pages(b))
+        .min()
+}
+
+#[test]
+fn fewest_valid_falls_back_to_a_scan_without_an_indexed_count() {
+    // The oldest-first index keeps no valid counts: the FTL scans its full blocks.
+    let mut ftl = one_plane(PoolOrder::Fifo, HotTo::Young, false);
+    assert_eq!(ftl.fewest_valid(0), None);
+    let logical = ftl.geometry().logical_pages;
+    let mut rng = rng_for(3, 0);
+    for i in 0..3 * logical {
+        while ftl.needs_gc(0) && ftl.candidates(0) > 0 {
+            collect(&mut ftl, &mut rng, Stream::Gc);
+        }
+        let lpn = if i < logical {
+            i
+        } else {
+            rng.gen_range(0..logical)
+        };
+        ftl.host_write(lpn).expect("room for a write");
+        assert_eq!(ftl.fewest_valid(0), fewest_by_scan(&ftl), "write {i}");
+    }
+}
+
+#[test]
+fn a_host_write_to_the_gc_stream_lands_at_the_gc_write_point() {
+    let mut ftl = one_plane(PoolOrder::Fifo, HotTo::Young, false);
+    let old = ftl.host_write(0).expect("room");
+    assert_eq!(ftl.write_offset(0, Stream::Gc), 0);
+    let gc_before = ftl.write_offset(0, Stream::Host);
+    let new = ftl.host_write_to(0, Stream::Gc).expect("room");
+    // A fresh GC block was opened and the page is its first; the host write point did not move.
+    assert_eq!(new % 4, 0);
+    assert_ne!(new / 4, old / 4);
+    assert_eq!(ftl.write_offset(0, Stream::Gc), 1);
+    assert_eq!(ftl.write_offset(0, Stream::Host), gc_before);
+    assert_eq!(ftl.lookup(0), Some(new));
+    assert_eq!(ftl.reverse(old), None);
+    ftl.check().expect("consistent");
+}

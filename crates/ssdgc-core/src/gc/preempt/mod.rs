@@ -5,7 +5,7 @@
 //! | setting | values | meaning | file |
 //! |---|---|---|---|
 //! | `gc.preempt` | `none`, `ops` | a job runs held to its erase, or one operation at a time with host work admitted between operations (point B, §III-A) | this file |
-//! | `gc.merge` | on/off | a preempting read of a page the job still has to move is served from the move's register (§III-B) | [`merge`] |
+//! | `gc.merge` | on/off | a preempting read of a page the job still has to move is served from the move's register, a preempting write goes into its page buffer and is programmed once at the GC write point (§III-B) | [`merge`] |
 //! | `gc.pipeline` | on/off | a host command is pipelined with a GC command of the same type through the cache register: a write at point A with the move's program, a read at point B with the next move's read (§III-A, §III-C) | [`pipeline`] |
 //! | `gc.suspend` | `none`, `erase`, `all` | a preempting request suspends the GC operation in progress (PGC+SE, F-PGC, §IV) | [`suspend`] |
 //!

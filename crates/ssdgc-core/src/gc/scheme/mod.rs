@@ -31,9 +31,11 @@ pub enum Action {
     /// copyback the simulator carries the operations out back to back under one completion event,
     /// which times them exactly as issuing them one by one would.)
     GcJob(usize),
-    /// Serve the host read at index `txn` of the die's queue from the page register of job `job`:
-    /// the job moves that page of its victim now, and the read takes its data from the register
-    /// with no flash read of its own (merging, preemptible-GC paper §III-B).
+    /// Merge the host transaction at index `txn` of the die's queue into job `job`'s move of the
+    /// same page (merging, preemptible-GC paper §III-B, Table III): a read takes its data from the
+    /// move's page register (the job moves that page now, out of order, with no flash read of the
+    /// host's own); a write puts its data into the page buffer instead, programmed once at the GC
+    /// write point as a host page (the move is not made).
     Merge { txn: usize, job: usize },
     /// Commit pages held in the DRAM buffer (TC-PaGC) with one program operation.
     Flush,
@@ -165,14 +167,13 @@ impl DieContext<'_> {
         Some(self.jobs.len() - 1)
     }
 
-    /// True when queued host transaction `txn` is a read of a page that job `job` still has to move,
-    /// so the two can be merged ([`Action::Merge`]).
+    /// True when queued host transaction `txn` is a read or a write of a page that job `job` still
+    /// has to move, so the two can be merged ([`Action::Merge`]).
     pub fn can_merge(&self, txn: usize, job: usize) -> bool {
         let (Some(t), Some(j)) = (self.queue.get(txn), self.jobs.get(job)) else {
             return false;
         };
-        !t.write
-            && !j.is_parallel()
+        !j.is_parallel()
             && self.ftl.lookup(t.lpn).is_some_and(|p| {
                 let a = self.ftl.geometry().addr(p);
                 j.collects(a.plane, a.block)

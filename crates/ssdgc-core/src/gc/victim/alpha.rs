@@ -21,7 +21,10 @@
 //! A candidate's erase count cannot change while it is a candidate (only victims are erased), and
 //! its valid count only falls, so its key only ever decreases. The candidates sit in an indexed
 //! binary min-heap (positions per block, no allocation after construction): `on_full` inserts and
-//! `on_invalidate` sifts up, both O(log n); `pick` pops the minimum in O(log n).
+//! `on_invalidate` sifts up, both O(log n); `pick` pops the minimum in O(log n). A count of
+//! candidates per valid-page count (one `u32` per page of a block) answers
+//! [`VictimPolicy::fewest_valid`] without a scan of the plane (NCQ-aware timing asks it in idle
+//! time), kept in O(1) per notification.
 //!
 //! # Ties
 //!
@@ -46,6 +49,9 @@ pub struct Alpha {
     /// When each candidate last entered its key (larger is more recent).
     stamp: Vec<u64>,
     clock: u64,
+    /// Candidates per valid-page count (sized on the first candidate, one more than the pages
+    /// per block).
+    by_valid: Vec<u32>,
 }
 
 impl Alpha {
@@ -60,6 +66,7 @@ impl Alpha {
             key: vec![0.0; n],
             stamp: vec![0; n],
             clock: 0,
+            by_valid: Vec::new(),
         }
     }
 
@@ -139,6 +146,10 @@ impl VictimPolicy for Alpha {
             return;
         }
         self.set_key(block, view.valid[i], view.erase_count[i]);
+        if self.by_valid.is_empty() {
+            self.by_valid = vec![0; view.pages_per_block as usize + 1];
+        }
+        self.by_valid[view.valid[i] as usize] += 1;
         self.heap.push(block);
         self.pos[i] = (self.heap.len() - 1) as u32;
         self.sift_up(self.heap.len() - 1);
@@ -157,11 +168,14 @@ impl VictimPolicy for Alpha {
         // The key falls by α (or stays, α = 0) and the stamp becomes the newest: the block can
         // only move towards the top.
         self.set_key(block, old_valid - 1, view.erase_count[i]);
+        self.by_valid[old_valid as usize] -= 1;
+        self.by_valid[old_valid as usize - 1] += 1;
         self.sift_up(slot as usize);
     }
 
-    fn pick(&mut self, _view: &PlaneView<'_>, _rng: &mut SimRng) -> Option<u32> {
+    fn pick(&mut self, view: &PlaneView<'_>, _rng: &mut SimRng) -> Option<u32> {
         let top = *self.heap.first()?;
+        self.by_valid[view.valid[top as usize] as usize] -= 1;
         let last = self.heap.pop().expect("heap is not empty");
         self.pos[top as usize] = NIL;
         if last != top {
@@ -169,6 +183,10 @@ impl VictimPolicy for Alpha {
             self.sift_down(0);
         }
         Some(top)
+    }
+
+    fn fewest_valid(&self, _view: &PlaneView<'_>) -> Option<u16> {
+        self.by_valid.iter().position(|&n| n > 0).map(|v| v as u16)
     }
 
     fn len(&self) -> usize {

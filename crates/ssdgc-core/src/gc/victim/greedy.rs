@@ -139,6 +139,14 @@ impl VictimPolicy for Greedy {
         Some(block)
     }
 
+    fn fewest_valid(&self, _view: &PlaneView<'_>) -> Option<u16> {
+        // The first non-empty bucket at or above the hint: O(pages per block) at worst.
+        (self.len > 0)
+            .then(|| (self.min_bucket..self.head.len()).find(|&b| self.head[b] != NIL))
+            .flatten()
+            .map(|b| b as u16)
+    }
+
     fn len(&self) -> usize {
         self.len
     }

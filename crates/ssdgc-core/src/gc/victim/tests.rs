@@ -152,6 +152,20 @@ pub(super) fn drive(
         }
         assert_eq!(policy.len(), plane.candidates.len(), "{kind}: len mismatch");
         assert_eq!(policy.is_empty(), plane.candidates.is_empty());
+        // The fewest valid pages of any candidate: exact where the index keeps it (greedy,
+        // alpha), else not answered.
+        let fewest = plane
+            .candidates
+            .iter()
+            .map(|&c| plane.valid[c as usize])
+            .min();
+        let got = policy.fewest_valid(&plane.view());
+        match kind {
+            VictimKind::Greedy | VictimKind::Alpha(_) => {
+                assert_eq!(got, fewest, "{kind}: fewest_valid")
+            }
+            _ => assert_eq!(got, None, "{kind}: fewest_valid without an index"),
+        }
     }
     picks
 }

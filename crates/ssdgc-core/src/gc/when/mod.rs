@@ -121,13 +121,26 @@ pub(super) fn collect_while_idle(
     if *quiet {
         return (Action::Idle, false);
     }
-    let mut planes: Vec<(u64, u32)> = cx
+    // The wanted planes as a bit mask (at most 64 planes per die), tried by fewest free pages
+    // (then lowest plane): no allocation per idle decision.
+    let first = cx.planes().start;
+    let mut left = cx
         .planes()
         .filter(|&p| wanted(cx, p))
-        .map(|p| (cx.ftl().free_pages(p), p))
-        .collect();
-    planes.sort_unstable();
-    for (_, p) in planes {
+        .fold(0u64, |m, p| m | 1 << (p - first));
+    while left != 0 {
+        let mut best: Option<(u64, u32)> = None;
+        let mut m = left;
+        while m != 0 {
+            let p = first + m.trailing_zeros();
+            m &= m - 1;
+            let key = (cx.ftl().free_pages(p), p);
+            if best.is_none_or(|b| key < b) {
+                best = Some(key);
+            }
+        }
+        let (_, p) = best.expect("a plane is left");
+        left &= !(1 << (p - first));
         if let Some(j) = gc.start(cx, p) {
             if cx.jobs()[j].gains_nothing(pages_per_block) {
                 *quiet = true;

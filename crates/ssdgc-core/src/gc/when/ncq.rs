@@ -73,16 +73,13 @@ impl Ncq {
     }
 }
 
-/// True when `plane`'s best candidate has at least `min_gain` invalid pages (a scan of the
-/// plane's full blocks, done only in idle time).
+/// True when `plane`'s best candidate has at least `min_gain` invalid pages, answered from the
+/// victim index ([`crate::ftl::Ftl::fewest_valid`]; `greedy` and `alpha` keep valid counts, other
+/// policies fall back to a scan of the plane's blocks).
 fn worth_collecting(cx: &DieContext<'_>, plane: u32, min_gain: u32) -> bool {
     let ftl = cx.ftl();
-    let geo = ftl.geometry();
-    let (bpp, ppb) = (geo.blocks_per_plane, geo.pages_per_block);
-    (0..bpp).any(|b| {
-        let gb = plane * bpp + b;
-        ftl.block_state(gb) == crate::ftl::BlockState::Full && ppb - ftl.valid_pages(gb) >= min_gain
-    })
+    let ppb = ftl.geometry().pages_per_block;
+    ftl.fewest_valid(plane).is_some_and(|v| ppb - v >= min_gain)
 }
 
 impl Trigger for Ncq {

@@ -31,8 +31,10 @@
 //! - `pgc-none`: preemption point B only;
 //! - `pgc-merge` (§III-B): a preempting read of a page the job still has to move is *merged*: that
 //!   page moves next, out of order, and the read takes its data from the move's page register with
-//!   no flash read of its own ([`Action::Merge`]); a host write to such a page cancels its move (the
-//!   mechanism skips invalid pages; `gc.cancelled_moves` counts them under every scheme);
+//!   no flash read of its own ([`Action::Merge`]); a preempting write to such a page is merged into
+//!   the move's page buffer: programmed once, at the GC write point, as a host page (without
+//!   merging it cancels the move: the mechanism skips invalid pages; `gc.cancelled_moves` counts
+//!   them under every scheme);
 //! - `pgc-pipeline` (§III-C, Fig. 6): host commands are pipelined with GC commands of the same
 //!   type through the cache register: a host write that starts as a GC move's program ends has
 //!   sent its command and data during that program and costs `t_PROG` alone; a GC move that starts
