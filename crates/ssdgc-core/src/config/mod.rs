@@ -243,9 +243,9 @@ pub struct GcConfig {
     /// free blocks ahead of need (AGC/DGC paper §5.1, §6.5). 0 (the default): only planes whose
     /// GC is due (below the threshold, as DGC's deferrals leave them), so that no GC is added.
     pub agc_threshold: f64,
-    /// DGC: the share, in [0, 1], of the free blocks `gc.threshold` holds back (less the two a
-    /// plane needs to collect at all) that may serve as delay blocks for deferred GC (AGC/DGC
-    /// paper §5.2); once they are used, GC runs on demand again.
+    /// DGC: the share, in [0, 1], of the free blocks `gc.threshold` holds back (less those a
+    /// plane needs to collect at all, [`Config::reserve_blocks`]) that may serve as delay blocks
+    /// for deferred GC (AGC/DGC paper §5.2); once they are used, GC runs on demand again.
     pub dgc_reserve: f64,
     /// Parallel migration: worker threads moving one victim's pages at once, each on a page
     /// register of the plane (at most `geometry.registers_per_plane`); 0 means one per register.
