@@ -139,10 +139,18 @@ def draw(rng, schemes, victims):
         sets["ftl.rmw"] = "true"
     if rng.random() < 0.2:
         sets["ftl.multiplane"] = rng.choice(['"aligned"', '"greedy"'])
+    if rng.random() < 0.2:
+        # AGC/DGC: the long-idle threshold, AGC's free-block target, DGC's reserve.
+        sets["gc.long_idle"] = rng.choice(['"100us"', '"1ms"', '"50ms"', '"1s"', '"0ns"'])
+        sets["gc.agc_threshold"] = rng.choice([0.0, 0.4, 1.0, 10.0, 11.0])
+        sets["gc.dgc_reserve"] = rng.choice([0.0, 0.5, 1.0, 1.5])
+    if rng.random() < 0.1:
+        sets["host.critical_path"] = "true"
+        sets["host.excess_bound"] = rng.choice(['"0ns"', '"1ms"', '"30ms"'])
     scheme = rng.choice(schemes)
     if rng.random() < 0.4:
         # GC axis overrides; some combinations are meaningless and must be one-line errors.
-        when = rng.choice(["on-demand", "idle", "states"])
+        when = rng.choice(["on-demand", "idle", "states", "agc", "dgc", "agc-dgc"])
         sets["gc.when"] = f'"{when}"'
         ops = when != "on-demand" and rng.random() < 0.7 or rng.random() < 0.05
         sets["gc.preempt"] = '"ops"' if ops else '"none"'
@@ -151,7 +159,7 @@ def draw(rng, schemes, victims):
         sets["gc.suspend"] = '"' + (rng.choice(["none", "erase", "all"]) if ops else "none") + '"'
         sets["gc.planes"] = '"' + rng.choice(["serial", "pagc-blind", "pagc-threshold", "pagc-cache", "superblock"]) + '"'
         sets["gc.migration"] = '"' + rng.choice(["instant", "serial", "serial", "parallel"]) + '"'
-        sets["gc.collect"] = '"one"' if when == "on-demand" and rng.random() < 0.4 else '"restore"'
+        sets["gc.collect"] = '"one"' if when in ("on-demand", "agc") and rng.random() < 0.4 else '"restore"'
     # Page registers, parallel workers, IPPBE, the copyback parity restriction, what GC holds, the
     # die queue's order; some combinations are meaningless and must be one-line errors.
     if rng.random() < 0.4:
@@ -288,6 +296,11 @@ def capabilities(axes, sets):
         want.add("migration")
     if axes["when"] in ("states", "idle"):
         want.add(axes["when"])
+    if axes["when"] in ("agc", "dgc", "agc-dgc"):
+        want.add("agc")
+        want.add("critical_path")
+    if sets.get("host.critical_path") == "true":
+        want.add("critical_path")
     if axes["preempt"] == "ops":
         want.add("preempt")
     for cap in ("merge", "pipeline"):

@@ -114,7 +114,7 @@ fn list_schemes_shows_each_presets_axes() {
     assert!(out.contains(
         "axes: when=on-demand collect=restore preempt=none merge=off pipeline=off suspend=none planes=serial migration=parallel"
     ));
-    assert_eq!(out.matches("axes: ").count(), 15, "{out}");
+    assert_eq!(out.matches("axes: ").count(), 19, "{out}");
 }
 
 /// The keys of `schemes` in a report.

@@ -46,6 +46,10 @@ const SCHEMES: &[&str] = &[
     "pgc",
     "pgc-se",
     "fpgc",
+    "agc",
+    "dgc",
+    "agc-dgc",
+    "pftl",
     "zero",
     "parallel",
 ];
@@ -217,6 +221,36 @@ fn cases() -> Vec<Case> {
             &["--seed", "7", "--synthetic", SYN, "--precondition", "fill"],
         ),
         (
+            "critical-path-baseline",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--set",
+                "host.critical_path=true",
+                "--set",
+                "host.excess_bound=\"5ms\"",
+                "--series-window",
+                "500",
+            ],
+        ),
+        (
+            "buffer-pftl",
+            &[
+                "--seed",
+                "7",
+                "--synthetic",
+                SYN,
+                "--gc",
+                "pftl",
+                "--set",
+                "buffer.size=\"2MiB\"",
+                "--set",
+                "buffer.latency=\"600us\"",
+            ],
+        ),
+        (
             "parallel-4-workers",
             &[
                 "--seed",
@@ -362,7 +396,7 @@ fn cases() -> Vec<Case> {
             trace: None,
         });
     }
-    for s in ["baseline", "pagc-threshold", "pgc"] {
+    for s in ["baseline", "pagc-threshold", "pgc", "agc-dgc"] {
         v.push(Case {
             name: leak_str(format!("msr-{s}")),
             args: leak(&["--seed", "2", "--gc", s]),

@@ -160,6 +160,15 @@ impl WorkloadSpec {
                 ..TraceOptions::default()
             };
             let mode = replay.unwrap_or(ReplayMode::OpenLoop);
+            if !cfg.array.disks.is_empty() {
+                // Per-disk traces: each listed disk's records, read from the trace.
+                if let Some(v) = self.volume {
+                    return Err(format!(
+                        "--volume {v} selects one volume, but array.disks replays the disks it lists; leave out one of them"
+                    ));
+                }
+                return Workload::for_disks(cfg, path, &opts, mode).map_err(|e| e.to_string());
+            }
             return Workload::from_trace(path, &opts, mode).map_err(|e| e.to_string());
         }
         if replay.is_some() {
@@ -171,6 +180,11 @@ impl WorkloadSpec {
             return Err(format!(
                 "--volume {v} applies to traces with volumes or devices, not to a synthetic workload"
             ));
+        }
+        if !cfg.array.disks.is_empty() {
+            return Err(
+                "array.disks maps the disks of a trace to drives: give a trace whose records carry disk or volume numbers (--trace), not a synthetic workload".into(),
+            );
         }
         let spec = self.synthetic.as_deref().unwrap_or(Workload::DEFAULT_SPEC);
         let parsed: SyntheticSpec = spec.parse().map_err(|e| format!("--synthetic: {e}"))?;

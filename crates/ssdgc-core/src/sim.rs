@@ -137,12 +137,24 @@ impl Simulator {
         let drives = (0..n)
             .map(|d| Drive::new(cfg, d, n, opts.seed))
             .collect::<Result<Vec<_>, _>>()?;
-        let stripe = Stripe::new(
-            n,
-            cfg.array.chunk.0,
-            geo.page_size,
-            geo.logical_pages as u64,
-        );
+        let per_disk = !cfg.array.disks.is_empty();
+        if per_disk != workload.has_disks() {
+            return Err(SimError::Config(if per_disk {
+                format!(
+                    "array.disks maps disks to drives, but the workload {} has no disk numbers: replay a trace whose records carry a disk or volume number",
+                    workload.name
+                )
+            } else {
+                "the workload's records carry disks, but array.disks is empty".to_string()
+            }));
+        }
+        // Per-disk traces: the drives' logical spaces one after the other (a chunk per drive).
+        let chunk = if per_disk {
+            geo.logical_pages as u64 * geo.page_size
+        } else {
+            cfg.array.chunk.0
+        };
+        let stripe = Stripe::new(n, chunk, geo.page_size, geo.logical_pages as u64);
         // Per drive its dies' events; one pending arrival and slack; per device-queue slot one
         // write-buffer acknowledgement.
         let limit = drives.iter().map(Drive::max_events).sum::<usize>()
@@ -520,6 +532,7 @@ impl Simulator {
                 chunk_bytes: stripe.chunk_bytes(),
                 logical_pages: stripe.logical_pages(),
                 physical_pages: self.drives.len() as u64 * g.physical_pages as u64,
+                disks: self.cfg.array.disks.clone(),
             }),
         };
         let b = &front.buffer;
@@ -550,6 +563,9 @@ impl Simulator {
             },
             by_time: front.stats.by_time.as_ref(),
             by_request: front.stats.by_request.as_ref(),
+            by_write: front.stats.by_write.as_ref(),
+            critical_path: crate::metrics::critical_path_on(&self.cfg),
+            long_idle: self.cfg.gc.long_idle.0,
             series_interval: self.opts.series_interval,
             series_window: self.opts.series_window,
             drives: self
@@ -683,6 +699,8 @@ fn drive_work(d: &Drive) -> DriveWork {
     let f = d.ftl().counters;
     let c = d.counters();
     let s = d.scheme_stats();
+    let idle = d.idle_periods().copied().unwrap_or_default();
+    let a = d.idle_gc_stats();
     let log = d.ftl().log_stats().map(|(_, l)| l).unwrap_or_default();
     DriveWork {
         dies: d.geometry().dies as u64,
@@ -715,6 +733,20 @@ fn drive_work(d: &Drive) -> DriveWork {
         suspensions: c.suspensions,
         pipelined_reads: c.pipelined_reads,
         pipelined_writes: c.pipelined_writes,
+        idle_requests: idle.requests,
+        back_to_back: idle.back_to_back,
+        short_idle: idle.short,
+        short_idle_ns: idle.short_ns,
+        long_idle: idle.long_periods,
+        long_idle_ns: idle.long_ns,
+        agc_on_demand: a.on_demand,
+        agc_look_ahead: a.look_ahead,
+        agc_proactive: a.proactive,
+        agc_retroactive: a.retroactive,
+        agc_delayed: a.delayed,
+        agc_fallbacks: a.fallbacks,
+        agc_resumed: a.resumed,
+        agc_unfit: a.unfit,
         merges: MergeWork {
             count: f.merges.map(|m| m.count),
             pages_copied: f.merges.map(|m| m.pages_copied),

@@ -260,6 +260,11 @@ fn every_when_value_runs_over_both_mappings() {
             ("fpgc", "gc.merge=false"),
             ("practical", ""),
             ("zero", ""),
+            ("agc", ""),
+            ("dgc", ""),
+            ("agc-dgc", ""),
+            ("agc-dgc", "gc.agc_threshold=0.5"),
+            ("pftl", ""),
         ] {
             let mut sets = vec![
                 format!("ftl.mapping={mapping}"),
@@ -284,6 +289,14 @@ fn every_when_value_runs_over_both_mappings() {
             }
             if scheme == "zero" {
                 assert_eq!(r.gc.total_time_us, 0.0);
+            }
+            if let Some(a) = r.schemes.agc.as_ref() {
+                // Every merge is counted by its kind (tests/agc.rs checks which kinds run).
+                let by_kind = a.on_demand + a.look_ahead + a.proactive + a.retroactive;
+                assert_eq!(
+                    by_kind, r.gc.invocations,
+                    "{mapping} {scheme} {extra}: {a:?}"
+                );
             }
         }
     }

@@ -27,6 +27,8 @@ use ssdgc_workload::{IoRecord, Op};
 struct Case {
     sets: Vec<String>,
     records: Vec<IoRecord>,
+    /// Per-disk traces (`array.disks`): each record's disk; empty for one striped volume.
+    disks: Vec<u64>,
     mode: ReplayMode,
     precondition: Precondition,
     /// Closed loop in on/off bursts: requests per burst, idle ns between bursts.
@@ -84,6 +86,10 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             "pgc",
             "pgc-se",
             "fpgc",
+            "agc",
+            "dgc",
+            "agc-dgc",
+            "pftl",
             "zero",
             "parallel",
         ],
@@ -98,7 +104,18 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
     };
     // Axis overrides, drawn among the meaningful combinations.
     if rng.gen_bool(0.6) {
-        let when = *pick(rng, &["on-demand", "idle", "states", "ncq"]);
+        let when = *pick(
+            rng,
+            &[
+                "on-demand",
+                "idle",
+                "states",
+                "ncq",
+                "agc",
+                "dgc",
+                "agc-dgc",
+            ],
+        );
         set("gc.when", format!("\"{when}\""));
         let ops = when != "on-demand" && rng.gen_bool(0.7);
         set(
@@ -134,7 +151,7 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             "serial"
         };
         set("gc.migration", format!("\"{migration}\""));
-        let one = (when == "on-demand" || when == "idle") && rng.gen_bool(0.4);
+        let one = matches!(when, "on-demand" | "idle" | "agc") && rng.gen_bool(0.4);
         set(
             "gc.collect",
             format!("\"{}\"", if one { "one" } else { "restore" }),
@@ -208,6 +225,25 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
     if rng.gen_bool(0.3) {
         set("gc.ncq_busy", rng.gen_range(1..=16u32).to_string());
     }
+    // AGC/DGC: a long idle period of the workload's gaps or beyond, the AGC free-block target and
+    // DGC's reserve.
+    if rng.gen_bool(0.5) {
+        set(
+            "gc.long_idle",
+            format!("\"{}\"", pick(rng, &["100us", "1ms", "50ms", "1s"])),
+        );
+        set(
+            "gc.agc_threshold",
+            pick(rng, &["0.0", "0.4", "1.0", "3.0"]).to_string(),
+        );
+        set(
+            "gc.dgc_reserve",
+            pick(rng, &["0.0", "0.5", "1.0"]).to_string(),
+        );
+    }
+    if rng.gen_bool(0.2) {
+        set("host.critical_path", "true".into());
+    }
     // The mapping: page-mapped mostly, else a log-block FTL, most of the time with only the
     // settings it honours (the rest of the time validation must reject what it cannot).
     let mapping = *pick(rng, &["page", "page", "page", "lftl", "hftl"]);
@@ -252,6 +288,21 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
     let drives = *pick(rng, &[1u32, 1, 1, 1, 2, 3]);
     set("array.drives", drives.to_string());
     set("array.chunk", format!("\"{}KiB\"", pick(rng, &[16u32, 64])));
+    // Sometimes per-disk traces: each drive replaces one or two disks.
+    let mut disk_list: Vec<u64> = Vec::new();
+    if rng.gen_bool(0.3) {
+        let mut lists = Vec::new();
+        for _ in 0..drives {
+            let k = rng.gen_range(1..=2u64);
+            let mut l = Vec::new();
+            for _ in 0..k {
+                disk_list.push(disk_list.len() as u64 * 3 + 1);
+                l.push(disk_list[disk_list.len() - 1].to_string());
+            }
+            lists.push(format!("[{}]", l.join(", ")));
+        }
+        set("array.disks", format!("[{}]", lists.join(", ")));
+    }
     // The workload: byte offsets inside a generous span; the drive folds what lies beyond.
     let n = rng.gen_range(200..=1200usize);
     let read = rng.gen_range(0.0..0.6f64);
@@ -270,6 +321,11 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
             len: 512 * rng.gen_range(1..=8 * max_pages),
         })
         .collect();
+    let disks = if disk_list.is_empty() {
+        Vec::new()
+    } else {
+        (0..n).map(|_| *pick(rng, &disk_list)).collect()
+    };
     let mode = if gap == 0 {
         ReplayMode::ClosedLoop(rng.gen_range(1..=16))
     } else {
@@ -318,6 +374,7 @@ fn draw(rng: &mut Xoshiro256PlusPlus) -> Case {
         bursts,
         sets,
         records,
+        disks,
         mode,
         precondition,
     }
@@ -344,7 +401,12 @@ fn run(case: &Case, seed: u64) -> Option<(Report, u64, BTreeSet<u32>)> {
     opts.precondition = case.precondition;
     opts.check = true;
     opts.check_every = 2_000;
-    let mut wl = Workload::from_records(case.records.clone(), case.mode, "oracle");
+    let mut wl = if case.disks.is_empty() {
+        Workload::from_records(case.records.clone(), case.mode, "oracle")
+    } else {
+        let tagged = case.disks.iter().copied().zip(case.records.iter().copied());
+        Workload::from_disk_records(tagged.collect(), case.mode, "oracle")
+    };
     wl.bursts = case.bursts;
     let sim = match Simulator::new(&cfg, wl, opts) {
         Ok(s) => s,
@@ -370,11 +432,30 @@ fn run(case: &Case, seed: u64) -> Option<(Report, u64, BTreeSet<u32>)> {
     let ps = geo.page_size;
     let logical = geo.logical_pages as u64;
     let mut written = BTreeSet::new();
-    for r in case.records.iter().filter(|r| r.op == Op::Write) {
+    // Per-disk traces on one drive: disk k of the drive's n disks folds into its region, the
+    // k-th ⌊logical / n⌋ pages.
+    let lists = &cfg.array.disks;
+    let region = |i: usize| -> (u64, u64) {
+        match lists.first() {
+            None => (0, logical),
+            Some(l) => {
+                let span = logical / l.len() as u64;
+                let k = l.iter().position(|&d| d == case.disks[i]).unwrap() as u64;
+                (k * span, span)
+            }
+        }
+    };
+    for (i, r) in case
+        .records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.op == Op::Write)
+    {
+        let (base, span) = region(i);
         let first = r.offset / ps;
         let last = (r.offset + r.len.max(1) - 1) / ps;
         for p in first..=last {
-            written.insert((p % logical) as u32);
+            written.insert((base + p % span) as u32);
         }
     }
     // A page is present on flash, or (TC-PaGC) in the DRAM buffer of GC pages awaiting commit.
@@ -602,6 +683,7 @@ fn ncq_timing_survives_write_bursts() {
         let case = Case {
             sets,
             records,
+            disks: Vec::new(),
             mode: ReplayMode::OpenLoop,
             precondition: Precondition::Steady(1.0),
             bursts: None,

@@ -85,6 +85,8 @@ const SECTIONS: &[&str] = &[
     "buffer",
     "wear",
     "requests",
+    "ftl",
+    "sim",
 ];
 
 /// A sum of report paths (`breakdown_us.csgc + cogc + lc`: bare names inherit the previous

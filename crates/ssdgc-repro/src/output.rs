@@ -258,6 +258,107 @@ pub fn csv(o: &Outcome, experiment: &str) -> String {
     t
 }
 
+/// The critical-path figures of one experiment's runs that report them (`host.critical_path`):
+/// one row per run and, in an array, per drive (`drive` = `all` for the array). `None` when no
+/// run has them.
+pub fn critical_path_csv(o: &Outcome, experiment: &str) -> Option<String> {
+    use ssdgc_core::metrics::EXCESS_STEPS_MS;
+    let mut t = String::from(
+        "experiment,scheme,seed,workload,vary,drive,requests,wcrt_us,write_wcrt_us,gc_overhead_us,gc_overhead_share,excess_requests,excess_us",
+    );
+    for s in EXCESS_STEPS_MS {
+        let _ = write!(t, ",excess_over_{s}ms");
+    }
+    t.push_str(",back_to_back,short_idle,short_idle_s,long_idle,long_idle_s,gc_jobs,blocks_erased,on_demand,look_ahead,proactive,retroactive,delayed,dgc_fallbacks\n");
+    let mut any = false;
+    for r in o.rows.iter().filter(|r| r.experiment == experiment) {
+        let whole = std::iter::once(("all".to_string(), r.report.as_ref()));
+        let drives = r
+            .report
+            .drives
+            .iter()
+            .flatten()
+            .enumerate()
+            .map(|(i, d)| (i.to_string(), d));
+        for (drive, p) in whole.chain(drives) {
+            let Some(c) = &p.schemes.critical_path else {
+                continue;
+            };
+            any = true;
+            let a = p.schemes.agc.clone().unwrap_or_default();
+            let _ = write!(
+                t,
+                "{},{},{},{},{},{},{},{:.3},{:.3},{:.3},{:.6},{},{:.3}",
+                csv_field(&r.experiment),
+                csv_field(&r.label),
+                r.seed,
+                csv_field(&r.workload),
+                csv_field(r.vary.as_deref().unwrap_or("")),
+                drive,
+                p.requests.total,
+                p.latency_us.all.max,
+                p.latency_us.write.max,
+                c.gc_overhead.total_us,
+                c.gc_overhead.share,
+                p.excess.requests,
+                p.excess.total_us,
+            );
+            for e in &c.excess_over {
+                let _ = write!(t, ",{}", e.requests);
+            }
+            let i = &c.idle;
+            let _ = writeln!(
+                t,
+                ",{},{},{:.6},{},{:.6},{},{},{},{},{},{},{},{}",
+                i.back_to_back,
+                i.short,
+                i.short_s,
+                i.long,
+                i.long_s,
+                p.gc.invocations,
+                p.flash.blocks_erased,
+                a.on_demand,
+                a.look_ahead,
+                a.proactive,
+                a.retroactive,
+                a.delayed,
+                a.dgc_fallbacks,
+            );
+        }
+    }
+    any.then_some(t)
+}
+
+/// The response time along the write requests of one experiment's runs (`series.by_write`, AGC/DGC
+/// paper Figs. 8, 9): one row per point. `None` when no run has the series.
+pub fn write_series_csv(o: &Outcome, experiment: &str) -> Option<String> {
+    let mut t =
+        String::from("experiment,scheme,seed,workload,vary,first_write,writes,mean_us,max_us\n");
+    let mut any = false;
+    for r in o.rows.iter().filter(|r| r.experiment == experiment) {
+        let Some(points) = r.report.series.as_ref().and_then(|s| s.by_write.as_ref()) else {
+            continue;
+        };
+        any = true;
+        for p in points {
+            let _ = writeln!(
+                t,
+                "{},{},{},{},{},{},{},{:.3},{:.3}",
+                csv_field(&r.experiment),
+                csv_field(&r.label),
+                r.seed,
+                csv_field(&r.workload),
+                csv_field(r.vary.as_deref().unwrap_or("")),
+                p.start,
+                p.requests,
+                p.mean_us,
+                p.max_us
+            );
+        }
+    }
+    any.then_some(t)
+}
+
 /// Writes every output file into `dir`; returns the Markdown table.
 pub fn write(o: &Outcome, dir: &Path) -> Result<String, String> {
     let err = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
@@ -326,6 +427,15 @@ pub fn write(o: &Outcome, dir: &Path) -> Result<String, String> {
     for e in &o.experiments {
         let path = dir.join(format!("{}.csv", e.id));
         std::fs::write(&path, csv(o, &e.id)).map_err(|e| err(&path, e))?;
+        for (suffix, text) in [
+            ("critical-path", critical_path_csv(o, &e.id)),
+            ("write-series", write_series_csv(o, &e.id)),
+        ] {
+            if let Some(text) = text {
+                let path = dir.join(format!("{}-{suffix}.csv", e.id));
+                std::fs::write(&path, text).map_err(|e| err(&path, e))?;
+            }
+        }
     }
     Ok(table)
 }

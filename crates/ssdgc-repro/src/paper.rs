@@ -296,7 +296,7 @@ pub const FILES: &[(&str, &str)] = &[
 ];
 
 /// The papers `ssdgc reproduce` runs today.
-pub const REPRODUCIBLE: &[&str] = &["pagc", "pgc", "practical", "ppm"];
+pub const REPRODUCIBLE: &[&str] = &["pagc", "pgc", "agc", "practical", "ppm"];
 
 /// Parses one paper's TOML text.
 pub fn parse(id: &str, text: &str) -> Result<Paper, String> {

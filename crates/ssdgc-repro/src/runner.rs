@@ -199,9 +199,18 @@ pub fn workload(spec: &RunSpec, cfg: &Config) -> Result<Workload, String> {
         volume: spec.volume,
         ..TraceOptions::default()
     };
-    Workload::from_trace(&path, &opts, ReplayMode::OpenLoop)
-        .map_err(|e| format!("{}: {e}", spec.workload))
+    let wl = if cfg.array.disks.is_empty() {
+        Workload::from_trace(&path, &opts, ReplayMode::OpenLoop)
+    } else {
+        // Per-disk traces: each disk of `array.disks` read from the trace.
+        Workload::for_disks(cfg, &path, &opts, ReplayMode::OpenLoop)
+    };
+    wl.map_err(|e| format!("{}: {e}", spec.workload))
 }
+
+/// Requests per point of the series of runs that report the critical-path figures
+/// (`host.critical_path`): `series.by_request` and `series.by_write`.
+pub const WRITE_SERIES_WINDOW: u64 = 100;
 
 /// A run's error with the run named.
 fn in_context(spec: &RunSpec, e: String) -> String {
@@ -217,6 +226,10 @@ fn prepare(spec: &RunSpec) -> Result<(Config, RunOptions), String> {
     let mut opts = RunOptions::from_config(&cfg, spec.seed)?;
     opts.precondition = Precondition::parse(&spec.precondition, cfg.precondition.overwrites)
         .map_err(|e| format!("precondition: {e}"))?;
+    if cfg.host.critical_path {
+        // The response time along the write requests (AGC/DGC paper Figs. 8, 9).
+        opts.series_window = Some(WRITE_SERIES_WINDOW);
+    }
     Ok((cfg, opts))
 }
 

@@ -235,6 +235,18 @@ pub struct GcConfig {
     /// How pages move: `serial`, `instant` (the zero-latency oracle), `parallel` (`gc.workers`
     /// moves of one plane in flight on its registers).
     pub migration: AxisSetting<crate::gc::migration::Migration>,
+    /// AGC/DGC (`gc.when` = `agc`, `dgc`, `agc-dgc`) and the idle-period report: an idle period
+    /// longer than this is a long idle period (AGC/DGC paper §4.1, 1 s in its measurements).
+    pub long_idle: Duration,
+    /// AGC's proactive block compaction (long idle periods) collects a plane while its free blocks
+    /// are below `gc.threshold`'s blocks × (1 + this): how far above the GC threshold AGC secures
+    /// free blocks ahead of need (AGC/DGC paper §5.1, §6.5). 0 (the default): only planes whose
+    /// GC is due (below the threshold, as DGC's deferrals leave them), so that no GC is added.
+    pub agc_threshold: f64,
+    /// DGC: the share, in [0, 1], of the free blocks `gc.threshold` holds back (less those a
+    /// plane needs to collect at all, [`Config::reserve_blocks`]) that may serve as delay blocks
+    /// for deferred GC (AGC/DGC paper §5.2); once they are used, GC runs on demand again.
+    pub dgc_reserve: f64,
     /// Parallel migration: worker threads moving one victim's pages at once, each on a page
     /// register of the plane (at most `geometry.registers_per_plane`); 0 means one per register.
     pub workers: u32,
@@ -274,6 +286,13 @@ pub struct HostConfig {
     pub fold: Fold,
     /// Multiplies trace inter-arrival times: 0.5 replays twice as fast.
     pub time_scale: f64,
+    /// The marginal response time: a request slower than this counts in `excess` by how much
+    /// it is slower (excess waiting time, AGC/DGC paper §6.3: 30 ms).
+    pub excess_bound: Duration,
+    /// Report idle periods, GC overhead, the excess waiting time's distribution and the write
+    /// requests' response times (`schemes.critical_path`) for any scheme (the AGC/DGC schemes
+    /// report them always).
+    pub critical_path: bool,
     /// Order in which a die serves its queued host transactions: `fifo` (arrival order) or
     /// `reads-first` (reads before writes, a read never passing a write of its own page).
     pub priority: HostPriority,
@@ -312,6 +331,11 @@ pub struct ArrayConfig {
     /// Stripe unit: consecutive chunks of the array's logical space go to consecutive drives. A
     /// positive multiple of the page size.
     pub chunk: ByteSize,
+    /// Per-disk traces: the disks (trace device or volume numbers) each drive replaces, one list
+    /// per drive (`[[0, 1], [2, 5], [3, 4]]`: the AGC/DGC paper's 3-drive array). A drive's
+    /// logical space is split evenly among its disks, in list order. Empty (the default): the
+    /// array is one volume striped over the drives by `chunk`.
+    pub disks: Vec<Vec<u64>>,
 }
 
 /// Most drives an array may have.
@@ -371,6 +395,8 @@ fn takes_unit(section: &str, key: &str) -> bool {
         || (section == "geometry" && key == "page_size")
         || section == "buffer"
         || (section == "array" && key == "chunk")
+        || (section == "gc" && key == "long_idle")
+        || (section == "host" && key == "excess_bound")
 }
 
 /// Whether a user value may stand where the default has `expected`.
@@ -684,6 +710,28 @@ fn check_axis_value(key: &str, v: &toml::Value) -> Result<(), String> {
     }
 }
 
+/// `array.disks` is an array of arrays of disk numbers (non-negative integers).
+fn check_disks(v: &toml::Value) -> Result<(), String> {
+    let bad = || {
+        "'array.disks' must be an array of arrays of disk numbers, one per drive (e.g. [[0, 1], [2, 5], [3, 4]])".to_string()
+    };
+    let toml::Value::Array(drives) = v else {
+        return Err(bad());
+    };
+    for d in drives {
+        let toml::Value::Array(disks) = d else {
+            return Err(bad());
+        };
+        if !disks
+            .iter()
+            .all(|x| matches!(x, toml::Value::Integer(n) if *n >= 0))
+        {
+            return Err(bad());
+        }
+    }
+    Ok(())
+}
+
 fn check_entry(
     known: &toml::Table,
     section: &str,
@@ -713,6 +761,9 @@ fn check_entry(
     if section == "gc" && key == "victim" {
         crate::gc::victim::VictimKind::from_toml(v)?;
     }
+    if section == "array" && key == "disks" {
+        check_disks(v)?;
+    }
     if section == "ftl" && key == "allocation" {
         if let toml::Value::String(s) = v {
             allocation_order::parse(s)?;
@@ -733,7 +784,10 @@ fn check_entry(
         if section == "timing" && takes_unit(section, key) {
             parse_duration(s).map_err(|e| format!("'{section}.{key}': {e}"))?;
         }
-        if section == "buffer" && key == "latency" {
+        if (section == "buffer" && key == "latency")
+            || (section == "gc" && key == "long_idle")
+            || (section == "host" && key == "excess_bound")
+        {
             parse_duration(s).map_err(|e| format!("'{section}.{key}': {e}"))?;
         }
         if (section == "geometry" && key == "page_size")
@@ -804,6 +858,26 @@ impl Config {
     pub fn gc_threshold_blocks(&self) -> u32 {
         let b = (self.gc.threshold * self.geometry.blocks_per_plane as f64).ceil() as u32;
         b.max(self.reserve_blocks())
+    }
+
+    /// AGC's free-block target per plane (`gc.agc_threshold`): proactive compaction collects a
+    /// plane while its free blocks are below `⌈gc_threshold_blocks × (1 + agc_threshold)⌉` (at
+    /// 0, the GC threshold itself: only planes whose GC is due).
+    pub fn agc_threshold_blocks(&self) -> u32 {
+        let t = self.gc_threshold_blocks();
+        let b = (t as f64 * (1.0 + self.gc.agc_threshold)).ceil() as u32;
+        b.max(t)
+    }
+
+    /// DGC's delay blocks per plane (`gc.dgc_reserve`): `⌊dgc_reserve × (gc_threshold_blocks −
+    /// 1 − reserve_blocks)⌋`. A plane's GC is due once fewer than `gc_threshold_blocks` blocks are
+    /// free; the free blocks it then holds, less the [`Config::reserve_blocks`] it needs to collect
+    /// at all, are the blocks deferred GCs may take.
+    pub fn dgc_delay_blocks(&self) -> u32 {
+        let room = self
+            .gc_threshold_blocks()
+            .saturating_sub(1 + self.reserve_blocks());
+        (self.gc.dgc_reserve * room as f64).floor() as u32
     }
 
     /// Free blocks a plane needs so that a host write and a GC job can each open a block: 2, or 3

@@ -196,6 +196,9 @@ pipeline = "scheme"
 suspend = "scheme"
 planes = "scheme"
 migration = "scheme"
+long_idle = "1s"
+agc_threshold = 0.0
+dgc_reserve = 1.0
 workers = 0
 copyback_parity = "none"
 erase_blocks = 1
@@ -205,6 +208,8 @@ blocking = "die"
 queue_depth = 32
 fold = "wrap"
 time_scale = 1.0
+excess_bound = "30ms"
+critical_path = false
 priority = "fifo"
 
 [buffer]
@@ -218,6 +223,7 @@ overwrites = 2.0
 [array]
 drives = 1
 chunk = "64KiB"
+disks = []
 "#;
 
 /// Names and descriptions of the presets.

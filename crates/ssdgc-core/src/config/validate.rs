@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// Longest accepted idle threshold (`gc.long_idle`) and excess bound (`host.excess_bound`): a day.
+const MAX_IDLE: SimTime = 86_400 * SEC;
+
 impl Config {
     /// Rejects impossible settings with a reason.
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -255,6 +258,61 @@ impl Config {
             return bad(format!(
                 "array.chunk = {} must be a positive multiple of the page size ({} bytes)",
                 a.chunk.0, g.page_size.0
+            ));
+        }
+        if !a.disks.is_empty() {
+            if a.disks.len() != a.drives as usize {
+                return bad(format!(
+                    "array.disks lists the disks of {} drives but array.drives = {}: give one list per drive",
+                    a.disks.len(),
+                    a.drives
+                ));
+            }
+            let mut seen = std::collections::BTreeSet::new();
+            for (d, disks) in a.disks.iter().enumerate() {
+                if disks.is_empty() {
+                    return bad(format!(
+                        "array.disks: drive {d} replaces no disk (each drive needs at least one)"
+                    ));
+                }
+                if disks.len() as u64 > logical {
+                    return bad(format!(
+                        "array.disks: drive {d} replaces {} disks but has {logical} logical pages",
+                        disks.len()
+                    ));
+                }
+                for &k in disks {
+                    if !seen.insert(k) {
+                        return bad(format!(
+                            "array.disks: disk {k} is listed twice (a disk is replaced by one drive)"
+                        ));
+                    }
+                }
+            }
+        }
+        let gc = &self.gc;
+        if gc.long_idle.0 == 0 || gc.long_idle.0 > MAX_IDLE {
+            return bad(format!(
+                "gc.long_idle = {} must be positive and at most 1 day",
+                format_duration(gc.long_idle.0)
+            ));
+        }
+        if !(0.0..=10.0).contains(&gc.agc_threshold) {
+            return bad(format!(
+                "gc.agc_threshold = {} must be a share above the GC threshold in [0, 10]",
+                gc.agc_threshold
+            ));
+        }
+        if !(0.0..=1.0).contains(&gc.dgc_reserve) {
+            return bad(format!(
+                "gc.dgc_reserve = {} must be a share of the GC threshold's free blocks in [0, 1]",
+                gc.dgc_reserve
+            ));
+        }
+        if self.host.excess_bound.0 > MAX_IDLE {
+            return bad(format!(
+                "host.excess_bound = {} must be at most 1 day",
+                format_duration(self.host.excess_bound.0)
             ));
         }
         crate::gc::schemes::GcAxes::resolve(&self.gc).map_err(ConfigError::invalid)?;

@@ -50,6 +50,7 @@ use crate::gc::compose::Composed;
 use crate::gc::scheme::{self, Command, DriveView, GcScheme, QueuedTxn, SchemeStats};
 use crate::gc::{self, GcJob, GcOp};
 use crate::metrics::breakdown::{Breakdown, Busy, DieClock, Snapshot};
+use crate::metrics::idle::IdlePeriods;
 use crate::rng::{drive_stream, rng_for, streams, SimRng};
 use crate::sim::SimError;
 use crate::units::{Lpn, SimTime};
@@ -159,6 +160,13 @@ impl Scheme {
         }
     }
 
+    fn looks_ahead(&self) -> bool {
+        match self {
+            Scheme::Composed(s) => s.looks_ahead(),
+            Scheme::Custom(s) => s.looks_ahead(),
+        }
+    }
+
     fn interrupts(&mut self, cx: &scheme::DieContext<'_>, op: &GcOp) -> Option<scheme::Interrupt> {
         match self {
             Scheme::Composed(s) => s.interrupts(cx, op),
@@ -254,6 +262,10 @@ pub struct Drive {
     /// them: `previews`).
     view: DriveView,
     previews: bool,
+    /// The scheme reads the next command's pre-information ([`Drive::announce`]).
+    looks_ahead: bool,
+    /// The gaps before the requests it receives, when the report asks for them.
+    idle_periods: Option<IdlePeriods>,
     now: SimTime,
     counters: DriveCounters,
     error: Option<SimError>,
@@ -279,6 +291,9 @@ impl Drive {
             scheme::build_composed(&cfg.gc.scheme, cfg).map_err(SimError::Config)?,
         );
         let previews = scheme.previews();
+        let looks_ahead = scheme.looks_ahead();
+        let idle_periods =
+            crate::metrics::critical_path_on(cfg).then(|| IdlePeriods::new(cfg.gc.long_idle.0));
         let dies = (0..geo.dies)
             .map(|_| Die {
                 queue: VecDeque::new(),
@@ -331,6 +346,8 @@ impl Drive {
             pieces: 0,
             view: DriveView::default(),
             previews,
+            looks_ahead,
+            idle_periods,
             now: 0,
             counters: DriveCounters::default(),
             error: None,
@@ -429,6 +446,7 @@ impl Drive {
     pub fn set_scheme(&mut self, scheme: Box<dyn GcScheme>) {
         self.pipeline = pipeline::Pipeline::new(scheme.pipelined(), self.geo.dies);
         self.previews = scheme.previews();
+        self.looks_ahead = scheme.looks_ahead();
         self.scheme = Scheme::Custom(scheme);
     }
 
@@ -436,6 +454,9 @@ impl Drive {
     /// `c` enters the drive's device queue.
     #[inline]
     pub fn begin_piece(&mut self, id: u32, c: Command) {
+        if let Some(p) = self.idle_periods.as_mut() {
+            p.arrival(c.arrival, self.pieces > 0, self.view.idle_since);
+        }
         self.pieces += 1;
         if self.previews {
             self.view.commands.insert(id, c);
@@ -452,6 +473,48 @@ impl Drive {
         if self.pieces == 0 {
             self.view.idle_since = now;
         }
+    }
+
+    /// True when the drive's scheme reads the next command's pre-information.
+    #[inline]
+    pub fn looks_ahead(&self) -> bool {
+        self.looks_ahead
+    }
+
+    /// The next command of the workload (its part on this drive), announced before it arrives,
+    /// or `None` (it arrived, or it has no part here): its pre-information
+    /// ([`crate::gc::scheme::DieContext::next_command`]). The free dies holding its pages decide
+    /// again, so that they may collect ahead of it.
+    pub fn announce(&mut self, ev: &mut EventQueue, now: SimTime, c: Option<Command>) {
+        self.now = now;
+        self.view.announced = c;
+        let Some(c) = c else {
+            return;
+        };
+        let logical = self.geo.logical_pages as u64;
+        let mut dies = 0u128;
+        let mut all = false;
+        for i in 0..c.pages.min(crate::gc::when::agc::MAX_PREVIEW_PAGES) as u64 {
+            let lpn = ((c.first as u64 + i) % logical) as Lpn;
+            let d = self.geo.die_of_plane(self.ftl.plane_of(lpn));
+            if d < 128 {
+                dies |= 1 << d;
+            } else {
+                all = true;
+                break;
+            }
+        }
+        for d in 0..self.geo.dies {
+            let touched = all || (d < 128 && dies & (1 << d) != 0);
+            if touched && matches!(self.dies[d as usize].running, Running::Nothing) {
+                self.decide(ev, d, false);
+            }
+        }
+    }
+
+    /// The gaps before the requests the drive received, when the report asks for them.
+    pub fn idle_periods(&self) -> Option<&IdlePeriods> {
+        self.idle_periods.as_ref()
     }
 
     /// No host request has work outstanding on this drive: its schemes see the device idle.
@@ -674,6 +737,14 @@ impl Drive {
         match &self.scheme {
             Scheme::Composed(s) => s.stats(),
             Scheme::Custom(s) => s.stats(),
+        }
+    }
+
+    /// The AGC/DGC family's counters of the scheme.
+    pub fn idle_gc_stats(&self) -> crate::gc::when::jobs::IdleGcStats {
+        match &self.scheme {
+            Scheme::Composed(s) => s.idle_gc(),
+            Scheme::Custom(s) => s.idle_gc(),
         }
     }
 

@@ -43,7 +43,7 @@ pub use merge::{LogStats, MergeCounts, MergeKind, MergePlan, PageCopy};
 pub use page::PageFtl;
 pub use params::{FtlParams, GroupShape, LogParams, MappingKind, MergeVictim, Trigger};
 pub use pool::{PoolOrder, Take};
-pub use seam::{FtlMechanism, FtlView};
+pub use seam::{FtlMechanism, FtlView, GcAhead};
 pub use streams::{HotTo, Stream, StreamLayout};
 
 use crate::flash::Geometry;
@@ -292,6 +292,29 @@ impl Ftl {
         with_map!(self, f => f.write_needs_gc(lpn))
     }
 
+    /// The GC the host writes `lpns` will find due first ([`FtlView::gc_ahead`]).
+    pub fn gc_ahead(&self, lpns: &[Lpn]) -> Option<GcAhead> {
+        with_map!(self, f => f.gc_ahead(lpns))
+    }
+
+    /// The group a merge of `plane` would take now ([`FtlView::merge_candidate`]).
+    pub fn merge_candidate(&self, plane: u32, of: Option<Lpn>, rng: &mut SimRng) -> Option<u32> {
+        with_map!(self, f => f.merge_candidate(plane, of, rng))
+    }
+
+    /// Pages copied and blocks erased by group `group`'s merge, were it planned now
+    /// ([`FtlView::merge_cost`]).
+    pub fn merge_cost(&self, plane: u32, group: u32) -> (u32, u32) {
+        with_map!(self, f => f.merge_cost(plane, group))
+    }
+
+    /// True when a host write of `lpn` now would open a fresh block
+    /// ([`FtlView::write_opens_block`]).
+    #[inline]
+    pub fn write_opens_block(&self, lpn: Lpn) -> bool {
+        with_map!(self, f => f.write_opens_block(lpn))
+    }
+
     /// Host pages `lpn`'s logical group can take before it needs a merge; `None` under page mapping
     /// ([`FtlView::update_room`]).
     pub fn update_room(&self, lpn: Lpn) -> Option<u32> {
@@ -471,6 +494,16 @@ impl Ftl {
     /// invocation) holding the pages it will copy, and as a merge of its kind.
     pub fn plan_merge(&mut self, plane: u32, rng: &mut SimRng) -> Option<MergePlan> {
         let plan = with_map!(mut self, f => f.plan_merge(plane, rng))?;
+        self.counters.victims += 1;
+        self.counters.victim_valid_pages += plan.copies.len() as u64;
+        self.counters.merges[plan.kind as usize].count += 1;
+        Some(plan)
+    }
+
+    /// Plans the merge of group `group` of `plane` ([`FtlMechanism::plan_group_merge`]), counted
+    /// as [`Ftl::plan_merge`] counts a merge.
+    pub fn plan_group_merge(&mut self, plane: u32, group: u32) -> Option<MergePlan> {
+        let plan = with_map!(mut self, f => f.plan_group_merge(plane, group))?;
         self.counters.victims += 1;
         self.counters.victim_valid_pages += plan.copies.len() as u64;
         self.counters.merges[plan.kind as usize].count += 1;

@@ -18,6 +18,19 @@ use crate::flash::Geometry;
 use crate::rng::SimRng;
 use crate::units::{Lpn, Ppn};
 
+/// The GC a previewed sequence of host writes will find due ([`FtlView::gc_ahead`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GcAhead {
+    /// Index of the first write that finds its GC due.
+    pub write: usize,
+    /// The plane that must collect first.
+    pub plane: u32,
+    /// Under a log-block mapping, a logical page whose group an earlier write of the sequence
+    /// fills (its update space used up): that group's merge is the GC due. `None` when the GC due
+    /// is the plane's (its free blocks, or a group already due).
+    pub group: Option<Lpn>,
+}
+
 /// What may be read about an FTL. Every method is a query: it changes nothing.
 pub trait FtlView {
     /// The drive's geometry.
@@ -72,6 +85,36 @@ pub trait FtlView {
     fn update_room(&self, _lpn: Lpn) -> Option<u32> {
         None
     }
+    /// The GC that the host writes `lpns`, written in this order with no GC in between, will
+    /// find due first (`None` when none will): what AGC's look-ahead GC asks of a previewed
+    /// command (AGC/DGC paper §5.1). The default looks at the FTL as it is now, so it only sees a
+    /// GC already due; a mapping scheme that can tell when its writes will make one due overrides
+    /// it.
+    fn gc_ahead(&self, lpns: &[Lpn]) -> Option<GcAhead> {
+        let write = lpns.iter().position(|&l| self.write_needs_gc(l))?;
+        Some(GcAhead {
+            write,
+            plane: self.plane_of(lpns[write]),
+            group: None,
+        })
+    }
+    /// The group a merge of `plane` would take now (log-block mappings): the logical group of
+    /// `of` if it may be merged now, or with `of = None` the group
+    /// [`FtlMechanism::plan_merge`] would choose, drawing from `rng` as it would. Changes nothing
+    /// in the FTL. `None` when there is no such group, or the mapping does not merge.
+    fn merge_candidate(&self, _plane: u32, _of: Option<Lpn>, _rng: &mut SimRng) -> Option<u32> {
+        None
+    }
+    /// The pages group `group` of `plane`'s merge would copy and the blocks it would erase, were
+    /// it planned now (the `n_valid` and κ of the AGC/DGC paper's eq. 2); `(0, 0)` when the
+    /// mapping does not merge.
+    fn merge_cost(&self, _plane: u32, _group: u32) -> (u32, u32) {
+        (0, 0)
+    }
+    /// True when a host write of `lpn` now would open a fresh block for its write point (the
+    /// delay block of DGC's update block replacement, AGC/DGC paper §5.2, when its GC is due and
+    /// is deferred).
+    fn write_opens_block(&self, lpn: Lpn) -> bool;
     /// The page offset the next write of `stream` in `plane` lands on (0 when a fresh block will be
     /// opened).
     fn write_offset(&self, plane: u32, stream: Stream) -> u32;
@@ -164,5 +207,11 @@ pub trait FtlMechanism: FtlView {
     /// at `c.src`. Only called with the copies of a plan this mapping returned.
     fn merge_copy(&mut self, _c: PageCopy) -> bool {
         false
+    }
+    /// Plans the merge of group `group` of `plane`, a group [`FtlView::merge_candidate`]
+    /// returned with nothing changed since: as [`FtlMechanism::plan_merge`] does for the group it
+    /// chooses. `None` when the mapping does not merge.
+    fn plan_group_merge(&mut self, _plane: u32, _group: u32) -> Option<MergePlan> {
+        None
     }
 }

@@ -12,6 +12,9 @@ use super::planes::{PlaneMode, Planes};
 use super::preempt::{merge, PreemptMode, Preemption};
 use super::scheme::{Action, DieContext, GcScheme, Interrupt, SchemeStats};
 use super::schemes::GcAxes;
+use super::when::agc::Agc;
+use super::when::agc_dgc::AgcDgc;
+use super::when::dgc::Dgc;
 use super::when::idle::Idle;
 use super::when::ncq::Ncq;
 use super::when::on_demand::OnDemand;
@@ -66,6 +69,9 @@ enum AnyTrigger {
     Idle(Idle),
     States(States),
     Ncq(Ncq),
+    Agc(Box<Agc>),
+    Dgc(Box<Dgc>),
+    AgcDgc(Box<AgcDgc>),
 }
 
 /// Runs `$body` with `$t` bound to the trigger behind `$self`.
@@ -76,6 +82,9 @@ macro_rules! with_trigger {
             AnyTrigger::Idle($t) => $body,
             AnyTrigger::States($t) => $body,
             AnyTrigger::Ncq($t) => $body,
+            AnyTrigger::Agc($t) => $body,
+            AnyTrigger::Dgc($t) => $body,
+            AnyTrigger::AgcDgc($t) => $body,
         }
     };
 }
@@ -93,6 +102,10 @@ impl Trigger for AnyTrigger {
 
     fn stats(&self) -> SchemeStats {
         with_trigger!(self, t => t.stats())
+    }
+
+    fn idle_gc(&self) -> super::when::jobs::IdleGcStats {
+        with_trigger!(self, t => t.idle_gc())
     }
 }
 
@@ -124,6 +137,9 @@ impl Composed {
                 g.pages_per_block,
                 cfg.gc_threshold_blocks(),
             )),
+            When::Agc => AnyTrigger::Agc(Box::new(Agc::new(cfg, axes.collect))),
+            When::Dgc => AnyTrigger::Dgc(Box::new(Dgc::new(cfg))),
+            When::AgcDgc => AnyTrigger::AgcDgc(Box::new(AgcDgc::new(cfg))),
         };
         let join = match axes.planes {
             Planes::Serial | Planes::Superblock => None,
@@ -176,6 +192,10 @@ impl GcScheme for Composed {
         matches!(self.trigger, AnyTrigger::Ncq(_))
     }
 
+    fn looks_ahead(&self) -> bool {
+        matches!(self.trigger, AnyTrigger::Agc(_) | AnyTrigger::AgcDgc(_))
+    }
+
     fn interrupts(&mut self, cx: &DieContext<'_>, op: &GcOp) -> Option<Interrupt> {
         let may = |t: &super::scheme::QueuedTxn| self.trigger.may_preempt(cx, t);
         if !cx.queue().iter().any(may) {
@@ -190,5 +210,9 @@ impl GcScheme for Composed {
 
     fn stats(&self) -> SchemeStats {
         self.trigger.stats()
+    }
+
+    fn idle_gc(&self) -> super::when::jobs::IdleGcStats {
+        self.trigger.idle_gc()
     }
 }

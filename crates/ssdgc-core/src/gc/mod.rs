@@ -281,15 +281,6 @@ impl GcJob {
         }
     }
 
-    /// Victims the job collects (several with IPPBE or PaGC).
-    pub fn victims(&self) -> usize {
-        match (&self.multi, &self.planned) {
-            (Some(m), _) => m.victims.len(),
-            (None, Some(p)) => p.victims.len(),
-            (None, None) => 1,
-        }
-    }
-
     /// True for a parallel job (PaGC).
     pub fn is_parallel(&self) -> bool {
         self.multi.is_some()
@@ -299,6 +290,37 @@ impl GcJob {
     /// erase.
     pub fn erase_issued(&self) -> bool {
         self.erase_issued
+    }
+
+    /// True once an operation of the job has been dispatched.
+    pub fn started(&self) -> bool {
+        self.moved > 0
+            || self.cursor > 0
+            || self.erase_issued
+            || self
+                .multi
+                .as_ref()
+                .is_some_and(|m| m.next > 0 || !m.pending.is_empty())
+            || self
+                .merge
+                .as_ref()
+                .is_some_and(|m| m.copy > 0 || m.erase > 0)
+    }
+
+    /// The blocks the job erases (κ of the AGC/DGC paper's eq. 2): its victim (1), one per plane
+    /// of a parallel job, its victims with IPPBE, or a merge's.
+    pub fn victims(&self) -> u32 {
+        match (&self.multi, &self.planned, &self.merge) {
+            (Some(m), _, _) => m.victims.len() as u32,
+            (None, Some(p), _) => p.victims.len() as u32,
+            (None, None, Some(m)) => m.plan.erase.len() as u32,
+            (None, None, None) => 1,
+        }
+    }
+
+    /// True for a job planned when it started ([`start_planned_job`]).
+    pub fn is_planned(&self) -> bool {
+        self.planned.is_some()
     }
 }
 
@@ -322,6 +344,34 @@ pub fn start_job(ftl: &mut Ftl, plane: u32, rng: &mut SimRng, now: SimTime) -> O
         merge: None,
         planned: None,
     })
+}
+
+/// Gives up `job` before any of its operations was dispatched: its victims become candidates
+/// again ([`Ftl::return_victim`]) and count as victims no more. For a scheme that chose a victim
+/// to weigh a GC before running it (AGC's look-ahead, AGC/DGC paper §5.1, eq. 2). Never a merge:
+/// the FTL has re-pointed its group when it planned it (weigh a merge before planning it,
+/// [`Ftl::merge_cost`]).
+pub fn abandon(ftl: &mut Ftl, job: GcJob) {
+    assert!(
+        !job.started(),
+        "abandoning a GC job whose operations have started"
+    );
+    assert!(job.merge.is_none(), "abandoning a planned merge");
+    match (&job.multi, &job.planned) {
+        (Some(m), _) => {
+            for &(p, b) in &m.victims {
+                ftl.return_victim(p, b);
+            }
+            ftl.counters.pagc_joined -= m.victims.len() as u64 - 1;
+        }
+        // A planned job (IPPBE): every victim it chose.
+        (None, Some(p)) => {
+            for &b in &p.victims {
+                ftl.return_victim(job.plane, b);
+            }
+        }
+        (None, None) => ftl.return_victim(job.plane, job.block),
+    }
 }
 
 /// Starts a planned job in `plane` (parallel migration, IPPBE, copyback parity: `how`), or `None`
@@ -492,24 +542,41 @@ pub fn start_merge(ftl: &mut Ftl, plane: u32, rng: &mut SimRng, now: SimTime) ->
             }
             continue;
         }
-        return Some(GcJob {
-            plane,
-            block: plan.erase.first().copied().unwrap_or(u32::MAX),
-            valid_at_pick: plan.copies.len() as u32,
-            moved: 0,
-            started: now,
-            cursor: 0,
-            erase_issued: false,
-            multi: None,
-            planned: None,
-            merge: Some(Box::new(MergeJob {
-                plan,
-                copy: 0,
-                erase: 0,
-            })),
-        });
+        return Some(merge_job(plan, now));
     }
     None
+}
+
+/// Starts a job for the merge of group `group` of `plane`, a group [`Ftl::merge_candidate`]
+/// returned (a scheme that weighs a merge before it is planned: AGC's look-ahead GC, AGC/DGC paper
+/// §5.1). `None` when the merge has no flash operation (done when planned) or the group cannot be
+/// merged.
+#[inline(never)]
+pub fn start_group_merge(ftl: &mut Ftl, plane: u32, group: u32, now: SimTime) -> Option<GcJob> {
+    let plan = ftl.plan_group_merge(plane, group)?;
+    debug_assert_eq!(plan.plane, plane);
+    (!plan.copies.is_empty() || !plan.erase.is_empty()).then(|| merge_job(plan, now))
+}
+
+/// The job carrying out `plan`: `block` is the first block it erases, `valid_at_pick` the pages it
+/// copies.
+fn merge_job(plan: MergePlan, now: SimTime) -> GcJob {
+    GcJob {
+        plane: plan.plane,
+        block: plan.erase.first().copied().unwrap_or(u32::MAX),
+        valid_at_pick: plan.copies.len() as u32,
+        moved: 0,
+        started: now,
+        cursor: 0,
+        erase_issued: false,
+        multi: None,
+        planned: None,
+        merge: Some(Box::new(MergeJob {
+            plan,
+            copy: 0,
+            erase: 0,
+        })),
+    }
 }
 
 /// Dispatches the next operation of a merge: its next page copy that still applies (a copy whose

@@ -114,6 +114,26 @@ pub const PRESETS: &[(&str, &str, GcAxes)] = &[
         axes(When::Ncq, Preemption::ops(false, false, Suspend::None), Planes::Serial, SERIAL),
     ),
     (
+        "agc",
+        "AGC (AGC/DGC paper §5.1): look-ahead GC in short idle periods for the next command's writes (if eq. 2 fits), proactive block compaction after gc.long_idle of idleness below gc.agc_threshold; incremental (preemptible between operations); on demand otherwise",
+        axes(When::Agc, Preemption::ops(false, false, Suspend::None), Planes::Serial, SERIAL),
+    ),
+    (
+        "dgc",
+        "DGC (AGC/DGC paper §5.2): a write whose GC is due takes a delay block instead of waiting (up to gc.dgc_reserve of the threshold's free blocks); retroactive compaction in idle periods; on demand once the reserve is used up",
+        axes(When::Dgc, Preemption::ops(false, false, Suspend::None), Planes::Serial, SERIAL),
+    ),
+    (
+        "agc-dgc",
+        "AGC+DGC (AGC/DGC paper §5.3, Algorithm 1): DGC defers what AGC did not prevent; idle periods run retroactive compaction, then look-ahead GC or proactive compaction",
+        axes(When::AgcDgc, Preemption::ops(false, false, Suspend::None), Planes::Serial, SERIAL),
+    ),
+    (
+        "pftl",
+        "P-FTL (AGC/DGC paper §6): partial GC — GC from the threshold runs one page move at a time between host requests, writes wait only below half of it — with its non-volatile write buffer as buffer.size (14 GB per 64 GB drive in the paper; none by default)",
+        axes(When::States, Preemption::ops(false, false, Suspend::None), Planes::Serial, SERIAL),
+    ),
+    (
         "zero",
         "zero-latency oracle: all GC bookkeeping, no GC time (the lower bound for every scheme)",
         axes(When::OnDemand, NONE, Planes::Serial, Migration::Instant),

@@ -1,5 +1,7 @@
-//! The RAID-0 layout of an array: how the array's logical space is striped over its drives.
+//! How an array is fed: the RAID-0 layout of one volume striped over the drives ([`Stripe`]), or
+//! per-disk traces, each disk replaced by a drive ([`Disks`], [`DiskTraces`]).
 //!
+//! **One striped volume.**
 //! The array has `N` identical drives of `L` logical pages each, so `N × L` logical pages. Its space
 //! is cut into chunks of `array.chunk` bytes (a whole number `C` of pages); chunk `k` goes to drive
 //! `k mod N`, at drive offset `(k / N) × chunk + offset in the chunk`. When `L` is not a multiple of
@@ -7,10 +9,23 @@
 //! `L mod C` pages each, again one per drive in drive order. Every array page thus has exactly one
 //! place on one drive and every drive page is used, for any `L`, `C` and `N`; with one drive the
 //! layout is the identity.
+//!
+//! **Per-disk traces** (`array.disks`, AGC/DGC paper §6): a trace whose records carry a disk or
+//! volume number (MSR's DiskNumber, DiskSim's device, Systor's LUN, Tencent's VolumeID, …) is read
+//! once per listed disk ([`DiskTraces`], records merged by time on the trace's clock), and each
+//! disk's records go to the drive that replaces it: `[[0, 1], [2, 5], [3, 4]]` is the paper's
+//! 3-drive array (disks 0 and 1 on drive 0, 2 and 5 on drive 1, 3 and 4 on drive 2). A drive of
+//! `L` logical pages replacing `n` disks gives each an equal region of `⌊L / n⌋` pages, in list
+//! order; a disk's addresses fold into its region (`host.fold`). The array's logical space is the
+//! drives' spaces one after the other (a [`Stripe`] whose chunk is a whole drive).
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
 
 use crate::config::Config;
 use crate::flash::Geometry;
 use crate::units::Lpn;
+use ssdgc_workload::{IoRecord, TraceOptions, TraceReader, TraceStats, WorkloadError};
 
 /// A run of bytes of a request that lies on one drive, contiguous there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -177,6 +192,171 @@ impl Stripe {
             at = stop;
             Some(e)
         })
+    }
+}
+
+/// Where each disk of per-disk traces lies in the array's logical space (`array.disks`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Disks {
+    /// (disk, first array page of its region, pages in the region), by disk number.
+    regions: Vec<(u64, u64, u64)>,
+}
+
+impl Disks {
+    /// The regions of `lists` (the disks of each drive, in drive order) on drives of
+    /// `drive_pages` logical pages laid out one after the other.
+    pub fn new(lists: &[Vec<u64>], drive_pages: u64) -> Disks {
+        let mut regions = Vec::new();
+        for (d, disks) in lists.iter().enumerate() {
+            let span = drive_pages / disks.len().max(1) as u64;
+            for (k, &disk) in disks.iter().enumerate() {
+                regions.push((disk, d as u64 * drive_pages + k as u64 * span, span));
+            }
+        }
+        regions.sort_unstable();
+        Disks { regions }
+    }
+
+    /// The region of disk `disk`: (first array page, pages), or `None` for a disk not listed.
+    #[inline]
+    pub fn region(&self, disk: u64) -> Option<(u64, u64)> {
+        self.regions
+            .binary_search_by_key(&disk, |r| r.0)
+            .ok()
+            .map(|i| (self.regions[i].1, self.regions[i].2))
+    }
+
+    /// The disks, in number order.
+    pub fn disks(&self) -> impl Iterator<Item = u64> + '_ {
+        self.regions.iter().map(|r| r.0)
+    }
+}
+
+/// One disk's records: a reader of a trace keeping that disk's (volume's) records.
+struct DiskSource {
+    disk: u64,
+    reader: TraceReader,
+    /// Its next record, not yet handed out.
+    head: Option<IoRecord>,
+    /// Its first record's time after the earliest first record of every disk, ns.
+    shift: u64,
+}
+
+/// Per-disk traces merged into one stream in time order, each record tagged with its disk
+/// ([`DiskTraces::last_disk`]). Times are on the traces' own clock, relative to the earliest
+/// first record of all disks (a reader makes times relative to its own first record; the shift
+/// between readers restores their offsets). Ties go to the disk listed first. A malformed line
+/// of any reader is handed out as an error in its turn; reading goes on.
+pub struct DiskTraces {
+    sources: Vec<DiskSource>,
+    pending: VecDeque<WorkloadError>,
+    last: Option<u64>,
+}
+
+impl DiskTraces {
+    /// Opens `(disk, file)` pairs (several disks may name one file: it is read once per disk,
+    /// keeping that disk's records) with the options `opts` (its `volume` is each disk's).
+    pub fn open(
+        sources: &[(u64, PathBuf)],
+        opts: &TraceOptions,
+    ) -> Result<DiskTraces, WorkloadError> {
+        let mut pending = VecDeque::new();
+        let mut opened = Vec::with_capacity(sources.len());
+        for (disk, path) in sources {
+            let o = TraceOptions {
+                volume: Some(*disk),
+                ..opts.clone()
+            };
+            let mut reader = ssdgc_workload::open_trace(path, &o)?;
+            let head = next_ok(&mut reader, &mut pending);
+            let base = reader.first_time_ns();
+            opened.push((*disk, reader, head, base));
+        }
+        let start = opened.iter().filter_map(|o| o.3).min().unwrap_or(0);
+        let mut v = Vec::with_capacity(opened.len());
+        for (disk, reader, head, base) in opened {
+            let shift = u64::try_from(base.unwrap_or(start) - start).map_err(|_| {
+                WorkloadError::new(
+                    reader.name(),
+                    0,
+                    format!(
+                        "disk {disk} starts more than 2^64 ns after the earliest disk of the trace"
+                    ),
+                )
+            })?;
+            v.push(DiskSource {
+                disk,
+                reader,
+                head,
+                shift,
+            });
+        }
+        Ok(DiskTraces {
+            sources: v,
+            pending,
+            last: None,
+        })
+    }
+
+    /// The disk of the record handed out last.
+    pub fn last_disk(&self) -> Option<u64> {
+        self.last
+    }
+
+    /// The trace format (the first disk's reader's).
+    pub fn format(&self) -> String {
+        self.sources
+            .first()
+            .map(|s| s.reader.format().name().to_string())
+            .unwrap_or_default()
+    }
+
+    /// What the readers did, summed (a file read once per disk counts once per disk).
+    pub fn stats(&self) -> TraceStats {
+        let mut t = TraceStats::default();
+        for s in &self.sources {
+            let x = s.reader.stats();
+            t.lines += x.lines;
+            t.blank += x.blank;
+            t.skipped += x.skipped;
+            t.filtered += x.filtered;
+            t.errors += x.errors;
+            t.records += x.records;
+        }
+        t
+    }
+}
+
+/// The next record of `reader`, its errors before it queued in `pending`.
+fn next_ok(reader: &mut TraceReader, pending: &mut VecDeque<WorkloadError>) -> Option<IoRecord> {
+    loop {
+        match reader.next()? {
+            Ok(r) => return Some(r),
+            Err(e) => pending.push_back(e),
+        }
+    }
+}
+
+impl Iterator for DiskTraces {
+    type Item = Result<IoRecord, WorkloadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if let Some(e) = self.pending.pop_front() {
+            return Some(Err(e));
+        }
+        let i = self
+            .sources
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.head.map(|h| (s.shift.saturating_add(h.time_ns), i)))
+            .min()?
+            .1;
+        let s = &mut self.sources[i];
+        let mut rec = s.head.take()?;
+        rec.time_ns = s.shift.saturating_add(rec.time_ns);
+        s.head = next_ok(&mut s.reader, &mut self.pending);
+        self.last = Some(s.disk);
+        Some(Ok(rec))
     }
 }
 

@@ -11,13 +11,14 @@
 
 use std::collections::VecDeque;
 
-use super::array::Stripe;
+use super::array::{Disks, Stripe};
 use super::buffer::WriteBuffer;
 use super::{ReplayMode, Workload};
 use crate::config::{Config, MAX_DRIVES};
 use crate::drive::{Drive, PageDone};
 use crate::engine::{Event, EventQueue};
 use crate::gc::scheme::Command;
+use crate::gc::when::agc::MAX_PREVIEW_PAGES;
 use crate::metrics::breakdown::Breakdown;
 use crate::metrics::request_log::{RequestRecord, RequestSink};
 use crate::metrics::{Responses, Series};
@@ -42,8 +43,15 @@ struct Req {
     admitted: SimTime,
     /// Position in arrival order.
     index: u64,
-    /// First page of the array, before folding.
+    /// Position among the write requests (for the write series).
+    write_index: u64,
+    /// First page, before folding into the span: page `i` of the request is array page
+    /// `base + (first + i) mod span`.
     first: u64,
+    /// The region the request's addresses fold into: the array's whole logical space, or its
+    /// disk's region with per-disk traces.
+    base: u64,
+    span: u64,
     /// Pages touched; transactions still to complete once admitted.
     pending: u32,
     write: bool,
@@ -66,6 +74,10 @@ pub(crate) struct HostStats {
     pub queued_on_host: u64,
     pub by_time: Option<Series>,
     pub by_request: Option<Series>,
+    /// Response time over the sequence of write requests (with `schemes.critical_path`).
+    pub by_write: Option<Series>,
+    /// Write requests seen.
+    pub writes_seen: u64,
 }
 
 /// What one drive of an array did for the front end: the pieces of requests it served, and the
@@ -104,7 +116,14 @@ pub(crate) struct FrontEnd {
     in_device: u32,
     outstanding: u64,
     pub workload: Workload,
-    next_arrival: Option<IoRecord>,
+    /// The next open-loop record, and its disk with per-disk traces.
+    next_arrival: Option<(IoRecord, Option<u64>)>,
+    /// Per-disk traces: each disk's region of the array (`array.disks`).
+    disks: Option<Disks>,
+    /// Some drive's scheme reads the next command's pre-information.
+    look_ahead: bool,
+    /// The drives the next command was announced to (bit `d` = drive `d`).
+    announced: u64,
     first_time: Option<u64>,
     exhausted: bool,
     /// Closed loop in bursts: requests per burst and the idle time between bursts (scaled), and
@@ -137,6 +156,14 @@ impl FrontEnd {
     ) -> FrontEnd {
         let drives = stripe.drives() as usize;
         debug_assert!(drives <= MAX_DRIVES as usize);
+        let bound = cfg.host.excess_bound.0;
+        let by_write = series_window.filter(|_| crate::metrics::critical_path_on(cfg));
+        let disks = (!cfg.array.disks.is_empty()).then(|| {
+            Disks::new(
+                &cfg.array.disks,
+                stripe.logical_pages() / stripe.drives() as u64,
+            )
+        });
         // The idle time between bursts is host time, scaled like arrival times.
         let burst = workload.bursts.map(|(n, idle)| {
             let t = if cfg.host.time_scale == 1.0 {
@@ -161,18 +188,29 @@ impl FrontEnd {
             outstanding: 0,
             workload,
             next_arrival: None,
+            disks,
+            look_ahead: false,
+            announced: 0,
             first_time: None,
             exhausted: false,
             burst,
             in_burst: 0,
             error: None,
             stats: HostStats {
+                requests: Responses::with_bound(bound),
                 by_time: series_interval.map(Series::new),
                 by_request: series_window.map(Series::new),
+                by_write: by_write.map(Series::new),
                 ..HostStats::default()
             },
             per_drive: if drives > 1 {
-                vec![PieceStats::default(); drives]
+                vec![
+                    PieceStats {
+                        pieces: Responses::with_bound(bound),
+                        ..PieceStats::default()
+                    };
+                    drives
+                ]
             } else {
                 Vec::new()
             },
@@ -207,6 +245,7 @@ impl FrontEnd {
 
     /// Offers the first requests: the first arrival (open loop) or `QD` requests (closed loop).
     pub(crate) fn start(&mut self, io: &mut Io) -> Result<(), SimError> {
+        self.look_ahead = io.drives.iter().any(Drive::looks_ahead);
         match self.workload.mode {
             ReplayMode::OpenLoop => self.schedule_next_arrival(io),
             ReplayMode::ClosedLoop(qd) => {
@@ -271,21 +310,67 @@ impl FrontEnd {
             } else {
                 (rel as f64 * self.time_scale).round() as SimTime
             };
-            self.next_arrival = Some(rec);
-            io.events.schedule(t.max(io.now), Event::Arrival);
+            let disk = self.workload.last_disk();
+            self.next_arrival = Some((rec, disk));
+            let at = t.max(io.now);
+            io.events.schedule(at, Event::Arrival);
+            if self.look_ahead {
+                self.announce(io, &rec, disk, at);
+            }
         }
         Ok(())
     }
 
+    /// Tells the drives that look ahead about the next command (its pre-information, AGC/DGC
+    /// paper §4.1): its part on each drive — the first page there and the pages among the first
+    /// [`MAX_PREVIEW_PAGES`] of the request — arriving at `at`.
+    #[inline(never)]
+    fn announce(&mut self, io: &mut Io, rec: &IoRecord, disk: Option<u64>, at: SimTime) {
+        let Ok((first, n, base, span)) = self.pages_of(rec, disk) else {
+            return;
+        };
+        let mut cmds: Vec<Option<Command>> = vec![None; self.drives];
+        for i in 0..n.min(MAX_PREVIEW_PAGES as u64) {
+            let (d, lpn) = self.stripe.page(base + (first + i) % span);
+            match &mut cmds[d] {
+                Some(c) => c.pages += 1,
+                None => {
+                    cmds[d] = Some(Command {
+                        write: rec.op == Op::Write,
+                        first: lpn,
+                        pages: 1,
+                        arrival: at,
+                        // `requests_seen` already counts it.
+                        seq: self.stats.requests_seen - 1,
+                    })
+                }
+            }
+        }
+        let mut mask = 0;
+        for (d, c) in cmds.into_iter().enumerate() {
+            if io.drives[d].looks_ahead() && (c.is_some() || self.announced & (1 << d) != 0) {
+                if c.is_some() {
+                    mask |= 1 << d;
+                }
+                io.drives[d].announce(io.events, io.now, c);
+            }
+        }
+        self.announced = mask;
+    }
+
     /// The pending open-loop request arrives, or (closed loop in bursts) the next burst starts.
     pub(crate) fn on_arrival(&mut self, io: &mut Io) -> Result<(), SimError> {
-        let rec = self
+        let (rec, disk) = self
             .next_arrival
             .take()
             .expect("an arrival event always has its record");
+        for d in drives_of(std::mem::take(&mut self.announced)) {
+            // It is no longer a preview: it is here.
+            io.drives[d].announce(io.events, io.now, None);
+        }
         if let ReplayMode::ClosedLoop(qd) = self.workload.mode {
             self.in_burst = 1;
-            self.submit(io, rec)?;
+            self.submit(io, rec, disk)?;
             for _ in 1..qd {
                 if !self.issue_closed_loop(io)? {
                     break;
@@ -293,7 +378,7 @@ impl FrontEnd {
             }
             return Ok(());
         }
-        self.submit(io, rec)?;
+        self.submit(io, rec, disk)?;
         self.schedule_next_arrival(io)
     }
 
@@ -308,7 +393,8 @@ impl FrontEnd {
         match self.next_record()? {
             Some(rec) => {
                 self.in_burst += 1;
-                self.submit(io, rec)?;
+                let disk = self.workload.last_disk();
+                self.submit(io, rec, disk)?;
                 Ok(true)
             }
             None => Ok(false),
@@ -320,37 +406,77 @@ impl FrontEnd {
     #[cold]
     fn end_burst(&mut self, io: &mut Io, idle: SimTime) -> Result<(), SimError> {
         if let Some(rec) = self.next_record()? {
-            self.next_arrival = Some(rec);
+            self.next_arrival = Some((rec, self.workload.last_disk()));
             io.events.schedule(io.now + idle, Event::Arrival);
         }
         Ok(())
     }
 
-    /// Page range of a record in the array's logical space, folded or rejected as configured.
-    fn pages_of(&self, rec: &IoRecord) -> Result<(u64, u64), SimError> {
+    /// Page range of a record (of disk `disk`, with per-disk traces): its first page (before
+    /// folding), its page count, and the region it folds into (first array page, pages) — the
+    /// array's logical space, or the disk's region; beyond it, folded or rejected as configured.
+    #[inline]
+    fn pages_of(
+        &self,
+        rec: &IoRecord,
+        disk: Option<u64>,
+    ) -> Result<(u64, u64, u64, u64), SimError> {
         let ps = self.stripe.page_size();
         let first = rec.offset / ps;
         let last = (rec.offset + rec.len.max(1) - 1) / ps;
-        let logical = self.stripe.logical_pages();
-        if last >= logical && self.fold_reject {
-            let what = if self.drives > 1 { "array" } else { "drive" };
-            return Err(SimError::Address {
-                source_name: self.workload.name.clone(),
-                // 1-based: `requests_seen` already counts this request.
-                index: self.stats.requests_seen,
-                msg: format!(
-                    "bytes {}..{} lie beyond the {what}'s logical space of {} bytes (set host.fold=wrap to fold addresses)",
-                    rec.offset,
-                    rec.offset + rec.len,
-                    logical * ps
-                ),
-            });
+        let (base, span) = match &self.disks {
+            None => (0, self.stripe.logical_pages()),
+            Some(m) => self.region(m, disk)?,
+        };
+        if last >= span && self.fold_reject {
+            return Err(self.beyond(rec, disk, span));
         }
-        Ok((first, last - first + 1))
+        Ok((first, last - first + 1, base, span))
     }
 
-    fn submit(&mut self, io: &mut Io, rec: IoRecord) -> Result<(), SimError> {
-        let (first, npages) = self.pages_of(&rec)?;
+    /// The region of disk `disk` (per-disk traces), or the error naming the record.
+    #[cold]
+    #[inline(never)]
+    fn region(&self, m: &Disks, disk: Option<u64>) -> Result<(u64, u64), SimError> {
+        match disk {
+            Some(k) => m
+                .region(k)
+                .ok_or_else(|| self.address_error(format!("disk {k} is not in array.disks"))),
+            None => Err(self.address_error(
+                "array.disks maps disks to drives, but the record has no disk".into(),
+            )),
+        }
+    }
+
+    /// The error of a record reaching beyond its space under `host.fold = "reject"`.
+    #[cold]
+    #[inline(never)]
+    fn beyond(&self, rec: &IoRecord, disk: Option<u64>, span: u64) -> SimError {
+        let what = match disk {
+            Some(k) if self.disks.is_some() => format!("region of disk {k}"),
+            _ if self.drives > 1 => "array's logical space".to_string(),
+            _ => "drive's logical space".to_string(),
+        };
+        self.address_error(format!(
+            "bytes {}..{} lie beyond the {what} of {} bytes (set host.fold=wrap to fold addresses)",
+            rec.offset,
+            rec.offset + rec.len,
+            span * self.stripe.page_size()
+        ))
+    }
+
+    /// An address error naming the record being submitted.
+    fn address_error(&self, msg: String) -> SimError {
+        SimError::Address {
+            source_name: self.workload.name.clone(),
+            // 1-based: `requests_seen` already counts this request.
+            index: self.stats.requests_seen,
+            msg,
+        }
+    }
+
+    fn submit(&mut self, io: &mut Io, rec: IoRecord, disk: Option<u64>) -> Result<(), SimError> {
+        let (first, npages, base, span) = self.pages_of(&rec, disk)?;
         let write = rec.op == Op::Write;
         let (head_partial, tail_partial) = if write && self.rmw {
             let ps = self.stripe.page_size();
@@ -367,7 +493,10 @@ impl FrontEnd {
             admitted: io.now,
             // `requests_seen` already counts this request.
             index: self.stats.requests_seen - 1,
+            write_index: self.stats.writes_seen,
             first,
+            base,
+            span,
             pending: npages as u32,
             write,
             head_partial,
@@ -376,6 +505,7 @@ impl FrontEnd {
             offset: rec.offset,
             bytes: rec.len,
         };
+        self.stats.writes_seen += u64::from(write);
         let id = match self.free_reqs.pop() {
             Some(i) => {
                 self.reqs[i as usize] = req;
@@ -400,7 +530,7 @@ impl FrontEnd {
     /// Moves a request into the device queue: its pieces begin on their drives, and each page
     /// becomes a transaction queued at its drive (or is answered by the buffer or at once).
     fn admit(&mut self, io: &mut Io, id: u32) {
-        if self.drives == 1 && !self.buffer.enabled() {
+        if self.drives == 1 && !self.buffer.enabled() && self.disks.is_none() {
             self.admit_direct(io, id);
             return;
         }
@@ -408,19 +538,20 @@ impl FrontEnd {
         self.reqs[id as usize].admitted = io.now;
         let Req {
             first,
+            base: region,
+            span,
             pending,
             write,
             ..
         } = self.reqs[id as usize];
         let n = self.drives;
         let base = id as usize * n;
-        let logical = self.stripe.logical_pages();
-        let pages = (0..pending as u64).map(|i| (first + i) % logical);
+        let pages = (0..pending as u64).map(|i| region + (first + i) % span);
         // The request's pieces: pages per drive, and each piece's first page.
         let mut mask = 0u64;
         if n == 1 {
             self.pending[base] = pending;
-            self.piece_first[0] = (first % logical) as Lpn;
+            self.piece_first[0] = (region + first % span) as Lpn;
             mask = 1;
         } else {
             self.pending[base..base + n].fill(0);
@@ -656,7 +787,7 @@ impl FrontEnd {
         let lat = io.now - r.arrival;
         // The request's parts: its last page's, plus its wait for a device-queue slot.
         bd.cngc += r.admitted - r.arrival;
-        let (write, arrival, index) = (r.write, r.arrival, r.index);
+        let (write, arrival, index, write_index) = (r.write, r.arrival, r.index, r.write_index);
         if let Some(sink) = self.request_sink.as_mut() {
             sink.record(&RequestRecord {
                 index,
@@ -669,6 +800,9 @@ impl FrontEnd {
             });
         }
         self.stats.requests.record(lat, write, &bd);
+        if let Some(s) = self.stats.by_write.as_mut().filter(|_| write) {
+            s.add(write_index, lat);
+        }
         if let Some(s) = self.stats.by_time.as_mut() {
             s.add(arrival, lat);
             s.add_bytes(io.now, write, r.bytes);

@@ -51,6 +51,14 @@ enum Source {
     Synthetic(Box<Synthetic>, Box<(SyntheticSpec, u64, u64)>),
     /// Records in memory, and the next one.
     Records(Arc<[IoRecord]>, usize),
+    /// Per-disk traces merged by time, and how to open them again: the `(disk, file)` pairs and
+    /// the options.
+    Disks(
+        Box<array::DiskTraces>,
+        Box<(Vec<(u64, PathBuf)>, TraceOptions)>,
+    ),
+    /// Records tagged with their disk in memory, the next one, and the disk of the last one.
+    Tagged(Arc<[(u64, IoRecord)]>, usize, Option<u64>),
 }
 
 /// A stream of requests and how to replay it.
@@ -103,6 +111,81 @@ impl Workload {
         })
     }
 
+    /// Per-disk traces for an array that replaces disks by drives (`array.disks`): the records of
+    /// each `(disk, file)` pair — a trace whose records carry disk or volume numbers, read once
+    /// per disk — merged in time order, each tagged with its disk ([`Workload::last_disk`]).
+    pub fn from_disk_traces(
+        sources: &[(u64, std::path::PathBuf)],
+        opts: &TraceOptions,
+        mode: ReplayMode,
+    ) -> Result<Workload, WorkloadError> {
+        let t = array::DiskTraces::open(sources, opts)?;
+        let name = sources
+            .first()
+            .map(|(_, p)| p.display().to_string())
+            .unwrap_or_default();
+        Ok(Workload {
+            format: t.format(),
+            source: Source::Disks(Box::new(t), Box::new((sources.to_vec(), opts.clone()))),
+            produced: 0,
+            mode,
+            name,
+            expected: None,
+            bursts: None,
+        })
+    }
+
+    /// The per-disk traces of `path` for the disks of `cfg`'s `array.disks` (every listed disk
+    /// read from the one trace).
+    pub fn for_disks(
+        cfg: &crate::config::Config,
+        path: &Path,
+        opts: &TraceOptions,
+        mode: ReplayMode,
+    ) -> Result<Workload, WorkloadError> {
+        let sources: Vec<(u64, std::path::PathBuf)> = cfg
+            .array
+            .disks
+            .iter()
+            .flatten()
+            .map(|&d| (d, path.to_path_buf()))
+            .collect();
+        Workload::from_disk_traces(&sources, opts, mode)
+    }
+
+    /// Records tagged with their disk (tests; the disks of `array.disks`).
+    pub fn from_disk_records(
+        records: Vec<(u64, IoRecord)>,
+        mode: ReplayMode,
+        name: &str,
+    ) -> Workload {
+        let n = records.len() as u64;
+        Workload {
+            source: Source::Tagged(records.into(), 0, None),
+            produced: 0,
+            mode,
+            name: name.to_string(),
+            format: "records".into(),
+            expected: Some(n),
+            bursts: None,
+        }
+    }
+
+    /// True when every record carries the disk it belongs to (per-disk traces).
+    pub fn has_disks(&self) -> bool {
+        matches!(self.source, Source::Disks(..) | Source::Tagged(..))
+    }
+
+    /// The disk of the record returned last, for per-disk traces.
+    #[inline]
+    pub fn last_disk(&self) -> Option<u64> {
+        match &self.source {
+            Source::Disks(t, _) => t.last_disk(),
+            Source::Tagged(_, _, d) => *d,
+            _ => None,
+        }
+    }
+
     /// A synthetic workload over a logical space of `logical_bytes`.
     pub fn synthetic(spec_text: &str, logical_bytes: u64, seed: u64) -> Result<Workload, String> {
         let spec: SyntheticSpec = spec_text.parse()?;
@@ -142,6 +225,15 @@ impl Workload {
                 *next += 1;
                 rec.map(Ok)
             }
+            Source::Disks(t, _) => t.next(),
+            Source::Tagged(r, next, last) => {
+                let rec = r.get(*next).copied();
+                *next += 1;
+                rec.map(|(d, rec)| {
+                    *last = Some(d);
+                    Ok(rec)
+                })
+            }
         };
         if let Some(Ok(_)) = r {
             self.produced += 1;
@@ -178,6 +270,32 @@ impl Workload {
                 }
                 format!("{} records {:016x}", records.len(), h)
             }
+            Source::Disks(_, made) => {
+                let (files, opts) = made.as_ref();
+                let files: Vec<String> = files
+                    .iter()
+                    .map(|(disk, path)| {
+                        let size = std::fs::metadata(path)
+                            .map(|m| format!("{} bytes", m.len()))
+                            .unwrap_or_else(|_| "size unknown".into());
+                        format!("disk {disk}: {} ({size})", path.display())
+                    })
+                    .collect();
+                format!("per-disk traces [{}] {opts:?}", files.join(", "))
+            }
+            Source::Tagged(records, _, _) => {
+                // FNV-1a over every field of every record and its disk.
+                let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+                for (disk, r) in records.iter() {
+                    let op = u64::from(r.op == ssdgc_workload::Op::Write);
+                    for v in [*disk, r.time_ns, op, r.offset, r.len] {
+                        for b in v.to_le_bytes() {
+                            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+                        }
+                    }
+                }
+                format!("{} disk-tagged records {:016x}", records.len(), h)
+            }
         }
     }
 
@@ -209,6 +327,11 @@ impl Workload {
                 )
             }
             Source::Records(r, _) => Source::Records(r.clone(), 0),
+            Source::Disks(_, made) => Source::Disks(
+                Box::new(array::DiskTraces::open(&made.0, &made.1)?),
+                made.clone(),
+            ),
+            Source::Tagged(r, _, _) => Source::Tagged(r.clone(), 0, None),
         };
         Ok(Workload {
             source,
@@ -232,6 +355,16 @@ impl Workload {
                     skipped_lines: s.blank + s.skipped,
                     filtered_records: s.filtered,
                     volume: t.selected_volume(),
+                }
+            }
+            Source::Disks(t, _) => {
+                let s = t.stats();
+                SourceStats {
+                    lines: s.lines,
+                    records: self.produced,
+                    skipped_lines: s.blank + s.skipped,
+                    filtered_records: s.filtered,
+                    volume: None,
                 }
             }
             _ => SourceStats {

@@ -251,6 +251,17 @@ impl BreakdownSums {
         self.cngc += b.cngc as u128;
     }
 
+    /// Time the requests spent waiting on GC, summed, ns: CsGC + CoGC + LC (the GC overhead the
+    /// critical-path figures report).
+    pub fn gc_wait_ns(&self) -> u128 {
+        self.csgc + self.cogc + self.lc
+    }
+
+    /// Their whole response time, summed, ns.
+    pub fn total_ns(&self) -> u128 {
+        self.st + self.csgc + self.cogc + self.lc + self.cngc
+    }
+
     pub fn report(&self) -> BreakdownReport {
         let n = self.count.max(1) as f64 * 1e3;
         BreakdownReport {

@@ -102,6 +102,36 @@ counters! {
         pub pipelined_reads: u64,
         /// Host writes pipelined with a GC move's program.
         pub pipelined_writes: u64,
+        /// Requests (pieces) the drive received, classified by the gap before them
+        /// (`schemes.critical_path.idle`): with the drive busy, after a short or a long idle
+        /// period (and the periods' total length, ns).
+        pub idle_requests: u64,
+        /// See `idle_requests`.
+        pub back_to_back: u64,
+        /// See `idle_requests`.
+        pub short_idle: u64,
+        /// See `idle_requests`.
+        pub short_idle_ns: SimTime,
+        /// See `idle_requests`.
+        pub long_idle: u64,
+        /// See `idle_requests`.
+        pub long_idle_ns: SimTime,
+        /// The AGC/DGC family: jobs a host write waited for.
+        pub agc_on_demand: u64,
+        /// Jobs of look-ahead GC.
+        pub agc_look_ahead: u64,
+        /// Jobs of proactive block compaction.
+        pub agc_proactive: u64,
+        /// Jobs of retroactive block compaction.
+        pub agc_retroactive: u64,
+        /// Delay blocks taken (deferred GCs).
+        pub agc_delayed: u64,
+        /// On-demand jobs because the delay reserve was used up.
+        pub agc_fallbacks: u64,
+        /// Interrupted jobs resumed in a later idle period.
+        pub agc_resumed: u64,
+        /// Look-ahead jobs given up because eq. 2's estimate did not fit.
+        pub agc_unfit: u64,
         /// Log-block mappings: merges, pages copied and blocks erased per kind.
         pub merges: MergeWork,
         /// Log-block mappings: update blocks held at the end of the run.
@@ -252,6 +282,11 @@ pub struct RunFigures<'a> {
     /// Latency over arrival time and over the request sequence, when asked for.
     pub by_time: Option<&'a Series>,
     pub by_request: Option<&'a Series>,
+    /// Latency over the sequence of write requests (with the critical-path figures).
+    pub by_write: Option<&'a Series>,
+    /// The run reports `schemes.critical_path`, with idle periods longer than `long_idle` long.
+    pub critical_path: bool,
+    pub long_idle: SimTime,
     /// Widths asked for (the series may use wider ones).
     pub series_interval: Option<SimTime>,
     pub series_window: Option<u64>,

@@ -4,6 +4,7 @@ pub mod breakdown;
 pub mod cdf;
 pub mod figures;
 pub mod headline;
+pub mod idle;
 pub mod report;
 pub mod request_log;
 mod responses;
@@ -13,8 +14,15 @@ pub mod series_sketch;
 mod table;
 
 pub use cdf::{CdfPoint, LatencyCdfs, LatencyClass};
-pub use responses::{Responses, MARGINAL_RESPONSE};
+pub use responses::{Responses, EXCESS_STEPS_MS, MARGINAL_RESPONSE};
 pub use series::{Series, SeriesPoint};
+
+/// True when a run of `cfg` reports `schemes.critical_path` (idle periods, GC overhead, the excess
+/// waiting time's distribution, the write requests' series): asked for with
+/// `host.critical_path`, and always for the AGC/DGC family (`gc.when` = `agc`, `dgc`, `agc-dgc`).
+pub fn critical_path_on(cfg: &crate::config::Config) -> bool {
+    cfg.host.critical_path || cfg.gc_axes().is_ok_and(|a| a.when.is_agc_family())
+}
 
 use hdrhistogram::Histogram;
 use serde::Serialize;

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::breakdown::{self, BreakdownReport, DieClock, PlaneUtil};
 use super::figures::{DriveWork, HostPath, MappingInfo, MigrationSettings, RunFigures};
 use super::{
-    CdfPoint, LatencyCdfs, LatencyClass, LatencySummary, Responses, SeriesPoint, MARGINAL_RESPONSE,
+    CdfPoint, LatencyCdfs, LatencyClass, LatencySummary, Responses, SeriesPoint, EXCESS_STEPS_MS,
 };
 use crate::gc::preempt::{PreemptMode, Suspend};
 use crate::gc::schemes::GcAxes;
@@ -86,6 +86,13 @@ pub struct SeriesReport {
     pub window: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by_request: Option<Vec<SeriesPoint>>,
+    /// Consecutive write requests per point of `by_write` (with `schemes.critical_path`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_window: Option<u64>,
+    /// Response time along the sequence of write requests (AGC/DGC paper Figs. 8, 9): `start` is
+    /// the index of the point's first write request.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_write: Option<Vec<SeriesPoint>>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -141,6 +148,10 @@ pub struct ArrayInfo {
     pub logical_pages: u64,
     /// The array's physical pages: drives × one drive's.
     pub physical_pages: u64,
+    /// Per-disk traces: the disks each drive replaces (`array.disks`); absent for one striped
+    /// volume.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub disks: Vec<Vec<u64>>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -247,10 +258,100 @@ pub struct Schemes {
     /// `gc.planes` = `pagc-*`: parallel GC of the planes of a die.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pagc: Option<Pagc>,
+    /// `gc.when` = `agc`, `dgc`, `agc-dgc`: GC jobs by kind, DGC's deferrals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agc: Option<AgcGc>,
+    /// `host.critical_path`, or the AGC/DGC family: idle periods, GC overhead, the excess waiting
+    /// time's distribution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub critical_path: Option<CriticalPath>,
     /// `gc.migration = "parallel"`, `gc.erase_blocks` > 1 or `gc.copyback_parity` other than
     /// `"none"`: jobs planned when they start (parallel-page-migration paper §IV, IPPBE).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub migration: Option<Migration>,
+}
+
+/// GC jobs of the AGC/DGC family by kind (AGC/DGC paper Fig. 15(a)), and DGC's deferrals.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct AgcGc {
+    /// Jobs a host write waited for (on-demand GC).
+    pub on_demand: u64,
+    /// Jobs of look-ahead GC (AGC, short idle periods).
+    pub look_ahead: u64,
+    /// Jobs of proactive block compaction (AGC, long idle periods).
+    pub proactive: u64,
+    /// Jobs of retroactive block compaction (DGC, idle periods).
+    pub retroactive: u64,
+    /// Deferred GCs: delay blocks taken by writes whose GC was due (DGC's update block
+    /// replacement).
+    pub delayed: u64,
+    /// On-demand jobs run because a plane's delay reserve was used up (DGC).
+    pub dgc_fallbacks: u64,
+    /// Jobs interrupted at a checkpoint by a host request and resumed in a later idle period
+    /// (incremental GC).
+    pub resumed: u64,
+    /// Look-ahead jobs weighed and given up: eq. 2's estimate did not fit before the next
+    /// command.
+    pub unfit: u64,
+    /// Share of the jobs not run on demand: (look-ahead + proactive + retroactive) / all.
+    pub hidden_share: f64,
+    /// Share of the idle-time jobs that DGC ran: retroactive / (look-ahead + proactive +
+    /// retroactive) (the paper: at most 20%).
+    pub dgc_share: f64,
+}
+
+/// The figures of the AGC/DGC paper's evaluation (§4, §6) for any scheme.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct CriticalPath {
+    /// The gaps before the requests: back-to-back, short and long idle periods (§4.1, §6).
+    pub idle: IdleReport,
+    /// GC overhead: the time requests spent waiting on GC — CsGC + CoGC + LC of
+    /// `breakdown_us`, summed (the paper does not define the term; this is ssdgc's reading).
+    pub gc_overhead: GcOverhead,
+    /// The excess waiting time's distribution: requests whose response time exceeds
+    /// `excess.marginal_us` by more than each step (§6.3, Figs. 12 and 14).
+    pub excess_over: Vec<ExcessStep>,
+}
+
+/// Idle periods of the drive(s) (§4.1): each request after the first follows one.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct IdleReport {
+    /// Idle periods longer than this are long (`gc.long_idle`), seconds.
+    pub long_idle_s: f64,
+    /// Requests received (by each drive: pieces).
+    pub requests: u64,
+    /// Requests that arrived while the drive had work: no idle time before them.
+    pub back_to_back: u64,
+    /// Short idle periods (at most `long_idle_s`) and their total length.
+    pub short: u64,
+    pub short_s: f64,
+    /// Long idle periods and their total length.
+    pub long: u64,
+    pub long_s: f64,
+    /// Shares of the requests followed by each (of `requests`; the last follows none).
+    pub share_back_to_back: f64,
+    pub share_short: f64,
+    pub share_long: f64,
+}
+
+/// Time requests spent waiting on GC.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct GcOverhead {
+    /// Summed over the requests, µs.
+    pub total_us: f64,
+    /// Per request, µs.
+    pub mean_us: f64,
+    /// Share of the requests' summed response time.
+    pub share: f64,
+}
+
+/// One step of the excess waiting time's distribution.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct ExcessStep {
+    /// Excess over the marginal response time, ms.
+    pub above_ms: u64,
+    /// Requests whose excess is larger.
+    pub requests: u64,
 }
 
 /// Planned GC jobs: parallel page migration, IPPBE, the copyback parity restriction.
@@ -676,7 +777,81 @@ impl DriveWork {
                     skipped_pages: c.pages_skipped,
                 },
             ),
+            agc: section(axes.when.is_agc_family(), self.agc()),
+            critical_path: None,
             migration: self.migration(settings),
+        }
+    }
+
+    /// The AGC/DGC family's counters.
+    fn agc(&self) -> AgcGc {
+        let c = self;
+        let idle = c.agc_look_ahead + c.agc_proactive + c.agc_retroactive;
+        let all = idle + c.agc_on_demand;
+        let share = |a: u64, b: u64| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+        AgcGc {
+            on_demand: c.agc_on_demand,
+            look_ahead: c.agc_look_ahead,
+            proactive: c.agc_proactive,
+            retroactive: c.agc_retroactive,
+            delayed: c.agc_delayed,
+            dgc_fallbacks: c.agc_fallbacks,
+            resumed: c.agc_resumed,
+            unfit: c.agc_unfit,
+            hidden_share: share(idle, all),
+            dgc_share: share(c.agc_retroactive, idle),
+        }
+    }
+
+    /// The idle periods of the drive(s).
+    fn idle(&self, long_idle: SimTime) -> IdleReport {
+        let c = self;
+        let share = |a: u64| {
+            if c.idle_requests == 0 {
+                0.0
+            } else {
+                a as f64 / c.idle_requests as f64
+            }
+        };
+        IdleReport {
+            long_idle_s: long_idle as f64 / 1e9,
+            requests: c.idle_requests,
+            back_to_back: c.back_to_back,
+            short: c.short_idle,
+            short_s: c.short_idle_ns as f64 / 1e9,
+            long: c.long_idle,
+            long_s: c.long_idle_ns as f64 / 1e9,
+            share_back_to_back: share(c.back_to_back),
+            share_short: share(c.short_idle),
+            share_long: share(c.long_idle),
+        }
+    }
+
+    /// The critical-path figures of the drive(s) whose requests are `r`.
+    fn critical_path(&self, r: &Responses, long_idle: SimTime) -> CriticalPath {
+        let n = r.all.count();
+        let wait = r.breakdown.gc_wait_ns();
+        let total = r.breakdown.total_ns();
+        CriticalPath {
+            idle: self.idle(long_idle),
+            gc_overhead: GcOverhead {
+                total_us: wait as f64 / 1e3,
+                mean_us: if n == 0 {
+                    0.0
+                } else {
+                    wait as f64 / 1e3 / n as f64
+                },
+                share: if total == 0 {
+                    0.0
+                } else {
+                    wait as f64 / total as f64
+                },
+            },
+            excess_over: EXCESS_STEPS_MS
+                .iter()
+                .zip(&r.excess_over)
+                .map(|(&above_ms, &requests)| ExcessStep { above_ms, requests })
+                .collect(),
         }
     }
 }
@@ -759,7 +934,7 @@ fn cdfs(r: &Responses) -> LatencyCdfs {
 
 fn excess(r: &Responses) -> Excess {
     Excess {
-        marginal_us: ns_to_us(MARGINAL_RESPONSE),
+        marginal_us: ns_to_us(r.bound),
         requests: r.excess_requests,
         total_us: r.excess_ns as f64 / 1e3,
     }
@@ -802,7 +977,12 @@ pub fn build(i: &RunFigures<'_>) -> Report {
         excess: excess(host.requests),
         flash: work.flash(i.host_path),
         gc: work.gc(pages_per_block),
-        schemes: work.schemes(&i.axes, i.migration.as_ref()),
+        schemes: Schemes {
+            critical_path: i
+                .critical_path
+                .then(|| work.critical_path(host.requests, i.long_idle)),
+            ..work.schemes(&i.axes, i.migration.as_ref())
+        },
         ftl: work.ftl(i.mapping.as_ref()),
         buffer: buffer(&host.buffer),
         wear: wear(&erase_counts),
@@ -821,6 +1001,8 @@ pub fn build(i: &RunFigures<'_>) -> Report {
             by_time: i.by_time.map(|x| x.points(1e9)),
             window: i.by_request.map(|x| x.width()).or(i.series_window),
             by_request: i.by_request.map(|x| x.points(1.0)),
+            write_window: i.by_write.map(|x| x.width()),
+            by_write: i.by_write.map(|x| x.points(1.0)),
         }),
         drives: None,
         seeds: None,
@@ -850,7 +1032,12 @@ pub fn build(i: &RunFigures<'_>) -> Report {
                 excess: excess(pieces.requests),
                 flash: work.flash(i.host_path),
                 gc: work.gc(pages_per_block),
-                schemes: work.schemes(&i.axes, i.migration.as_ref()),
+                schemes: Schemes {
+                    critical_path: i
+                        .critical_path
+                        .then(|| work.critical_path(pieces.requests, i.long_idle)),
+                    ..work.schemes(&i.axes, i.migration.as_ref())
+                },
                 ftl: work.ftl(i.mapping.as_ref()),
                 buffer: buffer(&pieces.buffer),
                 wear: wear(d.erase_counts),

@@ -513,6 +513,8 @@ mod tests {
             by_time: Some(s.points(1e9)),
             window: None,
             by_request: None,
+            write_window: None,
+            by_write: None,
         }
         .to_table();
         let lines: Vec<&str> = few.lines().collect();
@@ -536,6 +538,8 @@ mod tests {
             by_time: Some(s.points(1e9)),
             window: None,
             by_request: None,
+            write_window: None,
+            by_write: None,
         }
         .to_table();
         assert!(many.contains("each character: 18 points"), "{many}");

@@ -65,6 +65,50 @@ impl Report {
                 p.pard_pawr, p.srrd_pawr, p.srrd_srwr, p.joined, p.buffered_pages, p.skipped_pages
             ));
         }
+        if let Some(a) = &s.agc {
+            out.push_str(&format!(
+                "agc: jobs on demand {} look-ahead {} proactive {} retroactive {} ({:.1}% off the critical path, {:.1}% of them by DGC); {} deferred, {} fallbacks, {} resumed, {} look-aheads unfit\n",
+                a.on_demand,
+                a.look_ahead,
+                a.proactive,
+                a.retroactive,
+                100.0 * a.hidden_share,
+                100.0 * a.dgc_share,
+                a.delayed,
+                a.dgc_fallbacks,
+                a.resumed,
+                a.unfit
+            ));
+        }
+        if let Some(c) = &s.critical_path {
+            let i = &c.idle;
+            out.push_str(&format!(
+                "idle periods: {} requests, {} back-to-back ({:.1}%), {} short ({:.1}%, {:.3} s), {} long > {} s ({:.1}%, {:.3} s)\n",
+                i.requests,
+                i.back_to_back,
+                100.0 * i.share_back_to_back,
+                i.short,
+                100.0 * i.share_short,
+                i.short_s,
+                i.long,
+                i.long_idle_s,
+                100.0 * i.share_long,
+                i.long_s
+            ));
+            let g = &c.gc_overhead;
+            let steps: Vec<String> = c
+                .excess_over
+                .iter()
+                .map(|e| format!(">{} ms {}", e.above_ms, e.requests))
+                .collect();
+            out.push_str(&format!(
+                "gc overhead: {:.1} ms waiting on GC ({:.1} us per request, {:.2}% of response time); excess {}\n",
+                g.total_us / 1e3,
+                g.mean_us,
+                100.0 * g.share,
+                steps.join(", ")
+            ));
+        }
         if let Some(m) = &s.migration {
             let util: Vec<String> = m
                 .register_utilisation

@@ -385,6 +385,13 @@ impl TraceReader {
         s
     }
 
+    /// The time of the first record on the trace's own clock, in ns, once a record has been
+    /// read (records' `time_ns` are relative to it). Readers of several volumes of one trace line
+    /// up their records with it.
+    pub fn first_time_ns(&self) -> Option<u128> {
+        self.base
+    }
+
     /// The volume/device whose records are kept: [`TraceOptions::volume`], or for Tencent
     /// traces without one, the first record's volume.
     pub fn selected_volume(&self) -> Option<u64> {

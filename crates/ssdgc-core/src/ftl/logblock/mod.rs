@@ -40,6 +40,7 @@
 //! group and next page, per logical block its data block and written pages, and per group its
 //! update blocks.
 
+mod ahead;
 mod check;
 mod plan;
 
@@ -49,7 +50,7 @@ use super::candidates::CandidateIndexKind;
 use super::merge::{LogStats, MergePlan, PageCopy};
 use super::params::{FtlParams, GroupShape, MappingKind, MergeVictim};
 use super::pool::{FreePool, Take};
-use super::seam::{FtlMechanism, FtlView};
+use super::seam::{FtlMechanism, FtlView, GcAhead};
 use super::streams::Stream;
 use super::{BlockState, FtlError};
 use crate::flash::{Geometry, StaticAllocator};
@@ -468,6 +469,30 @@ impl FtlView for LogBlockFtl {
 
     #[cold]
     #[inline(never)]
+    fn gc_ahead(&self, lpns: &[Lpn]) -> Option<GcAhead> {
+        self.ahead(lpns)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn merge_candidate(&self, plane: u32, of: Option<Lpn>, rng: &mut SimRng) -> Option<u32> {
+        self.candidate(plane, of, rng)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn merge_cost(&self, plane: u32, group: u32) -> (u32, u32) {
+        (self.copies_of(plane, group), self.erases_of(plane, group))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn write_opens_block(&self, lpn: Lpn) -> bool {
+        self.opens_block(lpn)
+    }
+
+    #[cold]
+    #[inline(never)]
     fn write_offset(&self, _plane: u32, _stream: Stream) -> u32 {
         0
     }
@@ -654,6 +679,15 @@ impl FtlMechanism for LogBlockFtl {
     fn plan_merge(&mut self, plane: u32, rng: &mut SimRng) -> Option<MergePlan> {
         let g = self.pick(plane, rng)?;
         Some(self.plan(plane, g))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn plan_group_merge(&mut self, plane: u32, group: u32) -> Option<MergePlan> {
+        let listed = &mut self.planes[plane as usize].listed;
+        let pos = listed.iter().position(|&g| g == group)?;
+        listed.remove(pos);
+        Some(self.plan(plane, group))
     }
 
     #[cold]

@@ -116,6 +116,54 @@ impl LogBlockFtl {
 
     /// Chooses the group of `plane` to merge and removes it from the candidates.
     pub(super) fn pick(&mut self, plane: u32, rng: &mut SimRng) -> Option<u32> {
+        let pos = self.pick_pos(plane, rng)?;
+        Some(self.planes[plane as usize].listed.remove(pos))
+    }
+
+    /// True when listed group `g` of `plane` may be merged now, as [`Self::pick`] would allow: a
+    /// due group when the plane has its fresh blocks, another only if it also returns a block to
+    /// a plane short of free blocks.
+    pub(super) fn may_merge(&self, plane: u32, g: u32) -> bool {
+        if !self.feasible(plane, g) {
+            return false;
+        }
+        let short = (self.planes[plane as usize].free.len() as u32) < self.threshold;
+        self.groups[self.gi(plane, g)].due || !short || self.net_gain(plane, g) >= 1
+    }
+
+    /// Blocks group `g`'s merge would erase, were it planned now (κ of the AGC/DGC paper's eq. 2):
+    /// as [`Self::plan`] decides them.
+    pub(super) fn erases_of(&self, plane: u32, g: u32) -> u32 {
+        let grp = &self.groups[self.gi(plane, g)];
+        match self.kind_of(plane, g) {
+            MergeKind::Switch | MergeKind::Partial => grp
+                .updates
+                .iter()
+                .map(|&u| {
+                    let ub = self.gb(plane, u);
+                    if self.valid[ub] == 0 {
+                        return 1; // superseded: erased
+                    }
+                    let lbn = g * self.shape.data + self.seq[ub];
+                    u32::from(self.data[self.li(plane, lbn)] != NO_BLOCK)
+                })
+                .sum(),
+            MergeKind::Full => {
+                let data = self
+                    .lbns_of(g)
+                    .filter(|&l| {
+                        let li = self.li(plane, l);
+                        self.written[li] > 0 && self.data[li] != NO_BLOCK
+                    })
+                    .count() as u32;
+                data + grp.updates.len() as u32
+            }
+        }
+    }
+
+    /// The position in `plane`'s candidates of the group [`Self::pick`] takes (drawing from `rng`
+    /// under the `random` policy); changes nothing.
+    pub(super) fn pick_pos(&self, plane: u32, rng: &mut SimRng) -> Option<usize> {
         let ps = &self.planes[plane as usize];
         let listed = &ps.listed;
         let due = if ps.due > 0 {
@@ -164,7 +212,7 @@ impl LogBlockFtl {
                 }
             }
         })?;
-        Some(self.planes[plane as usize].listed.remove(pos))
+        Some(pos)
     }
 
     /// Plans group `g`'s merge: re-points its logical blocks at their new data blocks, detaches the

@@ -25,7 +25,7 @@ use std::collections::VecDeque;
 use super::candidates::{CandidateIndex, CandidateIndexKind, PlaneView};
 use super::params::{FtlParams, Trigger};
 use super::pool::FreePool;
-use super::seam::{FtlMechanism, FtlView};
+use super::seam::{FtlMechanism, FtlView, GcAhead};
 use super::streams::{Stream, StreamLayout, STREAMS};
 use super::{BlockState, FtlError};
 use crate::flash::{Geometry, StaticAllocator};
@@ -315,6 +315,55 @@ impl FtlView for PageFtl {
                 self.free_blocks(plane) < self.reserve_blocks() || self.free_pages(plane) < t
             }
         }
+    }
+
+    /// Replays the writes on per-plane counts of free blocks, room in the host write point and free
+    /// pages, with [`FtlView::needs_gc`]'s rule.
+    fn gc_ahead(&self, lpns: &[Lpn]) -> Option<GcAhead> {
+        let ppb = self.geo.pages_per_block as u64;
+        // (plane, free blocks, pages left in the host write point, free pages)
+        let mut planes: Vec<(u32, u64, u64, u64)> = Vec::new();
+        for (i, &lpn) in lpns.iter().enumerate() {
+            let plane = self.plane_of(lpn);
+            let k = match planes.iter().position(|x| x.0 == plane) {
+                Some(k) => k,
+                None => {
+                    let off = self.write_offset(plane, Stream::Host) as u64;
+                    let left = if off == 0 { 0 } else { ppb - off };
+                    planes.push((
+                        plane,
+                        self.free_blocks(plane) as u64,
+                        left,
+                        self.free_pages(plane),
+                    ));
+                    planes.len() - 1
+                }
+            };
+            let (_, free, left, pages) = &mut planes[k];
+            let due = match self.trigger.pages {
+                None => *free < self.trigger.blocks as u64,
+                Some(t) => *free < self.reserve_blocks() as u64 || *pages < t,
+            };
+            if due {
+                return Some(GcAhead {
+                    write: i,
+                    plane,
+                    group: None,
+                });
+            }
+            if *left == 0 {
+                *free = free.saturating_sub(1);
+                *left = ppb;
+            }
+            *left -= 1;
+            *pages = pages.saturating_sub(1);
+        }
+        None
+    }
+
+    fn write_opens_block(&self, lpn: Lpn) -> bool {
+        let plane = self.plane_of(lpn);
+        self.planes[plane as usize].wp[self.streams.slot(Stream::Host)].block == NO_BLOCK
     }
 
     fn write_offset(&self, plane: u32, stream: Stream) -> u32 {

@@ -117,6 +117,14 @@ impl DieContext<'_> {
         &self.view.commands
     }
 
+    /// The next command of the workload, announced before its arrival time (`arrival`, in the
+    /// future), when the scheme looks ahead ([`GcScheme::looks_ahead`]) and the workload is replayed
+    /// open loop: its pre-information (AGC/DGC paper §4.1). `None` otherwise, and between its
+    /// arrival and the next announcement.
+    pub fn next_command(&self) -> Option<&Command> {
+        self.view.announced.as_ref()
+    }
+
     /// Since when the device has been idle (no host request with work on the drive); `None` while
     /// it is not. 0 before the first request.
     pub fn idle_since(&self) -> Option<SimTime> {
@@ -178,6 +186,20 @@ impl DieContext<'_> {
         self.jobs.push(job);
         Some(self.jobs.len() - 1)
     }
+    /// The group a merge of `plane` would take now ([`Ftl::merge_candidate`]): `of`'s, or the
+    /// one the FTL would choose; `None` without a log-block mapping.
+    pub fn merge_candidate(&mut self, plane: u32, of: Option<crate::units::Lpn>) -> Option<u32> {
+        self.ftl.merge_candidate(plane, of, self.rng)
+    }
+
+    /// Starts the merge of group `group` of `plane`, which [`DieContext::merge_candidate`]
+    /// returned; returns its index.
+    pub fn start_group_merge(&mut self, plane: u32, group: u32) -> Option<usize> {
+        let job = super::start_group_merge(self.ftl, plane, group, self.now)?;
+        self.jobs.push(job);
+        Some(self.jobs.len() - 1)
+    }
+
     /// Starts a planned job in `plane` (parallel migration, IPPBE, copyback parity: `how`); returns
     /// its index.
     pub fn start_planned_job(
@@ -188,6 +210,13 @@ impl DieContext<'_> {
         let job = super::start_planned_job(self.ftl, plane, self.rng, self.now, how)?;
         self.jobs.push(job);
         Some(self.jobs.len() - 1)
+    }
+
+    /// Gives up job `j` before any of its operations ran: its victims are candidates again
+    /// ([`crate::gc::abandon`]).
+    pub fn abandon_job(&mut self, j: usize) {
+        let job = self.jobs.remove(j);
+        super::abandon(self.ftl, job);
     }
 
     /// Runs a whole job in `plane` with no simulated time (the zero-latency oracle). Returns false
@@ -223,6 +252,13 @@ pub trait GcScheme: Send {
         false
     }
 
+    /// True when the scheme reads the next command's pre-information
+    /// ([`DieContext::next_command`]): the drive then keeps it, and the dies it touches decide
+    /// when it is announced.
+    fn looks_ahead(&self) -> bool {
+        false
+    }
+
     /// Whether, and how, the preemptible GC operation `op` running on the die is interrupted for
     /// the host work queued there. Asked when host work arrives at a die busy with an operation of
     /// an [`Action::Gc`]; the simulator then stops the operation as answered, lets the scheme serve
@@ -234,6 +270,11 @@ pub trait GcScheme: Send {
     /// Counters the scheme keeps about its own decisions; zero unless it keeps any.
     fn stats(&self) -> SchemeStats {
         SchemeStats::default()
+    }
+
+    /// The AGC/DGC family's counters (GC jobs by kind, deferrals); zero for other schemes.
+    fn idle_gc(&self) -> crate::gc::when::jobs::IdleGcStats {
+        Default::default()
     }
 }
 

@@ -5,6 +5,13 @@
 //! §4.1): operation, logical pages on the drive, arrival time. A scheme never sees a request that
 //! has not arrived, nor one still waiting on the host side for a device-queue slot.
 //!
+//! Beside it, a scheme that looks ahead ([`super::GcScheme::looks_ahead`]) sees the *next* command
+//! of the workload before it arrives: the AGC/DGC paper's device receives commands' pre-information
+//! before their data, and its look-ahead GC previews two entries, the command in service and the
+//! next (§4.1). The front end announces the next record of an open-loop workload when it reads it
+//! (at the arrival of the one before), with its arrival time; the announcement ends when the
+//! command arrives. Closed-loop workloads announce nothing (their next arrival is not known).
+//!
 //! The drive files a command when the front end admits a request with work on it and removes it
 //! when that work is done ([`crate::drive::Drive::begin_piece`] / [`crate::drive::Drive::end_piece`]),
 //! in O(1) by the request's slot; the commands in arrival order are built only when a scheme asks
@@ -38,6 +45,9 @@ pub struct DriveView {
     pub(crate) timer: Option<SimTime>,
     /// The device queue (kept only for a scheme that previews it).
     pub(crate) commands: DeviceQueue,
+    /// The next command of the workload, announced before it arrives (kept only for a scheme that
+    /// looks ahead): its pre-information (AGC/DGC paper §4.1).
+    pub(crate) announced: Option<Command>,
 }
 
 /// The commands in one drive's device queue.

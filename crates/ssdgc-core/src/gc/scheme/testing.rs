@@ -102,3 +102,44 @@ pub(crate) fn decide_with_commands(
     };
     scheme.next(&mut cx)
 }
+
+/// A decision of `scheme` for die 0 at time `now`, with the device idle since `idle_since`
+/// (`None`: busy) and `announced` the next command's pre-information. Returns the action and what
+/// the scheme asked of the timer.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn decide_at(
+    scheme: &mut dyn GcScheme,
+    ftl: &mut Ftl,
+    queue: &[QueuedTxn],
+    jobs: &mut Vec<GcJob>,
+    now: crate::units::SimTime,
+    idle_since: Option<crate::units::SimTime>,
+    announced: Option<super::Command>,
+) -> (Action, Option<super::Wake>) {
+    let mut rng = rng_for(1, 1);
+    let q: VecDeque<QueuedTxn> = queue.iter().copied().collect();
+    let mut error = None;
+    let view = super::DriveView {
+        idle_since: idle_since.unwrap_or(0),
+        timer: None,
+        commands: super::DeviceQueue::default(),
+        announced,
+    };
+    let mut cx = DieContext {
+        now,
+        die: 0,
+        device_idle: idle_since.is_some(),
+        woken: false,
+        view: &view,
+        wake: None,
+        ftl,
+        rng: &mut rng,
+        queue: &q,
+        jobs,
+        error: &mut error,
+    };
+    let a = scheme.next(&mut cx);
+    let wake = cx.wake;
+    assert!(error.is_none(), "the FTL failed: {error:?}");
+    (a, wake)
+}

@@ -13,8 +13,18 @@
 //! | `idle` | in idle time (device queue empty) below `gc.idle_threshold`, on demand at the threshold | [`idle`] |
 //! | `ncq` | by the device queue: collect to `gc.idle_threshold` when it is empty (skipping low-gain victims), as late as possible when it holds `gc.ncq_busy` commands, on demand in between (practical-GC paper §III-D) | [`ncq`] |
 //! | `states` | soft/hard thresholds and states S0–S3 of the preemptible-GC paper (§III-D) | [`states`] |
+//! | `agc` | AGC/DGC paper §5.1: look-ahead GC in short idle periods (from the next command's pre-information), proactive block compaction in long ones, incremental; on demand otherwise | [`agc`] |
+//! | `dgc` | AGC/DGC paper §5.2: an on-demand GC is deferred onto a delay block and done by retroactive compaction in idle time; on demand once the reserve is used up | [`dgc`] |
+//! | `agc-dgc` | AGC/DGC paper §5.3, Algorithm 1: both | [`agc_dgc`] |
+//!
+//! The AGC/DGC family shares the bookkeeping of [`jobs`] (what kind of GC each die's job is,
+//! the counts by kind).
 
+pub mod agc;
+pub mod agc_dgc;
+pub mod dgc;
 pub mod idle;
+pub mod jobs;
 pub mod ncq;
 pub mod on_demand;
 pub mod states;
@@ -34,8 +44,22 @@ axis_enum!(
         States = "states",
         /// By the device queue's occupancy (NCQ-aware, practical-GC paper §III-D).
         Ncq = "ncq",
+        /// Advanced GC: look-ahead GC and proactive block compaction in idle periods (AGC/DGC
+        /// paper §5.1).
+        Agc = "agc",
+        /// Delayed GC: on-demand GC deferred to idle periods (AGC/DGC paper §5.2).
+        Dgc = "dgc",
+        /// AGC and DGC together (AGC/DGC paper §5.3, Algorithm 1).
+        AgcDgc = "agc-dgc",
     }
 );
+
+impl When {
+    /// True for the AGC/DGC family (`agc`, `dgc`, `agc-dgc`).
+    pub fn is_agc_family(self) -> bool {
+        matches!(self, When::Agc | When::Dgc | When::AgcDgc)
+    }
+}
 
 axis_enum!(
     /// How much one on-demand invocation collects (`gc.collect`): the invocation semantics of the
@@ -67,6 +91,11 @@ pub trait Trigger: Send {
     /// Counters the trigger keeps about its decisions.
     fn stats(&self) -> SchemeStats {
         SchemeStats::default()
+    }
+
+    /// The AGC/DGC family's counters.
+    fn idle_gc(&self) -> jobs::IdleGcStats {
+        jobs::IdleGcStats::default()
     }
 }
 
