@@ -175,7 +175,7 @@ fn metrics_does_not_reach_the_simulator() {
     collect_rs(&src.join("metrics"), &mut files);
     files.sort();
     assert!(
-        files.iter().any(|f| f.ends_with("metrics/report.rs")),
+        files.iter().any(|f| f.ends_with("metrics/report/mod.rs")),
         "the metrics files were not found under {}",
         src.display()
     );
