@@ -258,16 +258,7 @@ impl Workload {
                 format!("synthetic {spec:?} over {logical_bytes} bytes, seed {seed}")
             }
             Source::Records(records, _) => {
-                // FNV-1a over every field of every record.
-                let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-                for r in records.iter() {
-                    let op = u64::from(r.op == ssdgc_workload::Op::Write);
-                    for v in [r.time_ns, op, r.offset, r.len] {
-                        for b in v.to_le_bytes() {
-                            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-                        }
-                    }
-                }
+                let h = records_hash(records.iter().map(|r| (None, r)));
                 format!("{} records {:016x}", records.len(), h)
             }
             Source::Disks(_, made) => {
@@ -284,16 +275,7 @@ impl Workload {
                 format!("per-disk traces [{}] {opts:?}", files.join(", "))
             }
             Source::Tagged(records, _, _) => {
-                // FNV-1a over every field of every record and its disk.
-                let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-                for (disk, r) in records.iter() {
-                    let op = u64::from(r.op == ssdgc_workload::Op::Write);
-                    for v in [*disk, r.time_ns, op, r.offset, r.len] {
-                        for b in v.to_le_bytes() {
-                            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-                        }
-                    }
-                }
+                let h = records_hash(records.iter().map(|(disk, r)| (Some(*disk), r)));
                 format!("{} disk-tagged records {:016x}", records.len(), h)
             }
         }
@@ -373,4 +355,18 @@ impl Workload {
             },
         }
     }
+}
+
+/// FNV-1a over every field of every record and its disk, if tagged ([`Workload::identity`]).
+fn records_hash<'a>(records: impl Iterator<Item = (Option<u64>, &'a IoRecord)>) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (disk, r) in records {
+        let op = u64::from(r.op == ssdgc_workload::Op::Write);
+        for v in disk.into_iter().chain([r.time_ns, op, r.offset, r.len]) {
+            for b in v.to_le_bytes() {
+                h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+    }
+    h
 }
