@@ -28,13 +28,170 @@ pub const EQUAL_TOLERANCE: f64 = 0.05;
 pub const ABSOLUTE_TOLERANCE: f64 = 0.25;
 
 /// A metric as an expression on a report's JSON: (sum of `num`) / (sum of `den`), squared when
-/// `square` (variance from std).
+/// `square` (variance from std); or, when `series` is set, a statistic over the points of the
+/// report's time series (`num` and `den` are then empty).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expr {
     pub num: Vec<String>,
     pub den: Vec<String>,
     pub square: bool,
+    pub series: Option<SeriesStat>,
     pub text: String,
+}
+
+/// A statistic over the points of `series.by_time`: `AGG(series.by_time.FIELD)`.
+///
+/// Which points count depends on the field:
+/// - `min_free_blocks`: every point that carries it (an interval with no block taken carries the
+///   count its predecessor ended with; the last, partial interval counts too: its minimum was
+///   seen). The minimum over the points is the run's lowest free-block count, whatever the
+///   interval width.
+/// - `bandwidth` (bytes per second: (`read_bytes` + `write_bytes`) / `interval_s`), `read_bytes`,
+///   `write_bytes`: the *full* intervals of the host's activity: the points from the first (time 0,
+///   the first arrival) up to, not including, the last point holding completed bytes. That last
+///   point holds the workload's end, so its interval runs past the last completion and its
+///   bandwidth is understated; points after it (GC after the last completion) are no host
+///   activity. Intervals in between with no completion count as 0: a drive that delivers nothing
+///   for an interval is the variation the metric measures.
+/// - `mean_us`, `max_us`, `p50_us`, `p99_us`: the points where at least one request arrived.
+///
+/// `cv` is the population standard deviation over the points divided by their mean; it needs two
+/// points and a positive mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeriesStat {
+    pub agg: SeriesAgg,
+    pub field: SeriesField,
+}
+
+/// How the points' values are combined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeriesAgg {
+    Min,
+    Max,
+    Mean,
+    /// Coefficient of variation: population std / mean.
+    Cv,
+}
+
+/// A field of a `series.by_time` point, or one derived from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeriesField {
+    MinFreeBlocks,
+    /// (`read_bytes` + `write_bytes`) / `interval_s`, bytes per second.
+    Bandwidth,
+    ReadBytes,
+    WriteBytes,
+    MeanUs,
+    MaxUs,
+    P50Us,
+    P99Us,
+}
+
+impl SeriesField {
+    const ALL: [(&'static str, SeriesField); 8] = [
+        ("min_free_blocks", SeriesField::MinFreeBlocks),
+        ("bandwidth", SeriesField::Bandwidth),
+        ("read_bytes", SeriesField::ReadBytes),
+        ("write_bytes", SeriesField::WriteBytes),
+        ("mean_us", SeriesField::MeanUs),
+        ("max_us", SeriesField::MaxUs),
+        ("p50_us", SeriesField::P50Us),
+        ("p99_us", SeriesField::P99Us),
+    ];
+}
+
+impl SeriesStat {
+    /// `min(series.by_time.min_free_blocks)` anywhere in `text` (the rest is commentary).
+    pub fn parse(text: &str) -> Option<SeriesStat> {
+        let at = text.find("(series.by_time.")?;
+        let agg: String = text[..at]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let agg = match agg.as_str() {
+            "min" => SeriesAgg::Min,
+            "max" => SeriesAgg::Max,
+            "mean" => SeriesAgg::Mean,
+            "cv" => SeriesAgg::Cv,
+            _ => return None,
+        };
+        let rest = &text[at + "(series.by_time.".len()..];
+        let name = &rest[..rest.find(')')?];
+        let field = SeriesField::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| *f)?;
+        Some(SeriesStat { agg, field })
+    }
+
+    /// The points' values that the statistic combines (see [`SeriesStat`]), or `None` when the
+    /// report has no time series.
+    pub fn values(&self, report: &Value) -> Option<Vec<f64>> {
+        let series = report.get("series")?;
+        let points = series.get("by_time")?.as_array()?;
+        let num = |p: &Value, k: &str| p.get(k).and_then(Value::as_f64);
+        let vals = match self.field {
+            SeriesField::MinFreeBlocks => points
+                .iter()
+                .filter_map(|p| num(p, "min_free_blocks"))
+                .collect(),
+            SeriesField::Bandwidth | SeriesField::ReadBytes | SeriesField::WriteBytes => {
+                let interval = series.get("interval_s")?.as_f64()?;
+                let bytes = |p: &Value| {
+                    let r = num(p, "read_bytes").unwrap_or(0.0);
+                    let w = num(p, "write_bytes").unwrap_or(0.0);
+                    match self.field {
+                        SeriesField::ReadBytes => r,
+                        SeriesField::WriteBytes => w,
+                        _ => (r + w) / interval,
+                    }
+                };
+                let total = |p: &Value| {
+                    num(p, "read_bytes").unwrap_or(0.0) + num(p, "write_bytes").unwrap_or(0.0)
+                };
+                let last = points.iter().rposition(|p| total(p) > 0.0).unwrap_or(0);
+                points[..last].iter().map(bytes).collect()
+            }
+            SeriesField::MeanUs | SeriesField::MaxUs | SeriesField::P50Us | SeriesField::P99Us => {
+                let key = SeriesField::ALL
+                    .iter()
+                    .find(|(_, f)| *f == self.field)
+                    .map(|(n, _)| *n)?;
+                points
+                    .iter()
+                    .filter(|p| num(p, "requests").unwrap_or(0.0) > 0.0)
+                    .filter_map(|p| num(p, key))
+                    .collect()
+            }
+        };
+        Some(vals)
+    }
+
+    /// The statistic on one report, or `None` without a series or too few points.
+    pub fn eval(&self, report: &Value) -> Option<f64> {
+        let v = self.values(report)?;
+        let n = v.len() as f64;
+        match self.agg {
+            SeriesAgg::Min => v.iter().copied().reduce(f64::min),
+            SeriesAgg::Max => v.iter().copied().reduce(f64::max),
+            SeriesAgg::Mean => (!v.is_empty()).then(|| v.iter().sum::<f64>() / n),
+            SeriesAgg::Cv => {
+                if v.len() < 2 {
+                    return None;
+                }
+                let mean = v.iter().sum::<f64>() / n;
+                if mean <= 0.0 {
+                    return None;
+                }
+                let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n;
+                Some(var.sqrt() / mean)
+            }
+        }
+    }
 }
 
 impl Expr {
@@ -43,12 +200,16 @@ impl Expr {
             num: vec![p.to_string()],
             den: vec![],
             square: false,
+            series: None,
             text: p.to_string(),
         }
     }
 
     /// The value on one report, or `None` when a field is missing or the denominator is zero.
     pub fn eval(&self, report: &Value) -> Option<f64> {
+        if let Some(s) = &self.series {
+            return s.eval(report);
+        }
         let sum = |paths: &[String]| -> Option<f64> {
             paths.iter().map(|p| lookup(report, p)).sum::<Option<f64>>()
         };
@@ -87,6 +248,7 @@ const SECTIONS: &[&str] = &[
     "requests",
     "ftl",
     "sim",
+    "series",
 ];
 
 /// A sum of report paths (`breakdown_us.csgc + cogc + lc`: bare names inherit the previous
@@ -148,12 +310,34 @@ pub fn parse_expr(text: &str) -> Option<Expr> {
         num,
         den,
         square: false,
+        series: None,
         text: text.trim().to_string(),
     })
 }
 
 /// The report expression for a claim's `metric`, or why it cannot be measured.
 pub fn metric_expr(metric: &str) -> Result<Expr, String> {
+    if metric.contains("(series.by_time.") {
+        let Some(stat) = SeriesStat::parse(metric) else {
+            return Err(format!(
+                "metric '{metric}': a series statistic is min, max, mean or cv of \
+                 series.by_time.FIELD (FIELD one of {})",
+                SeriesField::ALL.map(|(n, _)| n).join(", ")
+            ));
+        };
+        let at = metric.find("(series.by_time.").unwrap_or(0);
+        let start = metric[..at]
+            .rfind(|c: char| !c.is_ascii_alphabetic())
+            .map_or(0, |i| i + 1);
+        let end = at + metric[at..].find(')').map_or(0, |i| i + 1);
+        return Ok(Expr {
+            num: vec![],
+            den: vec![],
+            square: false,
+            series: Some(stat),
+            text: metric[start..end].to_string(),
+        });
+    }
     if let Some(e) = parse_expr(metric) {
         return Ok(e);
     }
@@ -165,11 +349,11 @@ pub fn metric_expr(metric: &str) -> Result<Expr, String> {
         ),
         (
             "coefficient of variation of bandwidth",
-            "the report has no bandwidth series",
+            "name the series statistic: cv(series.by_time.bandwidth)",
         ),
         (
             "minimum free blocks",
-            "the report has no free-block time series",
+            "name the series statistic: min(series.by_time.min_free_blocks)",
         ),
     ];
     for (needle, why) in missing {
@@ -801,7 +985,122 @@ mod tests {
             metric_expr("maximum response time").unwrap().num,
             vec!["latency_us.all.max"]
         );
+        // Without the statistic named, the bandwidth wording is not guessed at.
         assert!(metric_expr("coefficient of variation of bandwidth sampled every second").is_err());
+    }
+
+    fn series_report(interval_s: f64, points: &[(u64, u64, u64, Option<u32>)]) -> Value {
+        let points: Vec<Value> = points
+            .iter()
+            .enumerate()
+            .map(|(i, &(requests, read, write, free))| {
+                let mut p = serde_json::json!({
+                    "start": i as f64 * interval_s,
+                    "requests": requests,
+                    "mean_us": requests as f64 * 10.0,
+                    "read_bytes": read,
+                    "write_bytes": write,
+                });
+                if let Some(f) = free {
+                    p["min_free_blocks"] = f.into();
+                }
+                p
+            })
+            .collect();
+        serde_json::json!({ "series": { "interval_s": interval_s, "by_time": points } })
+    }
+
+    #[test]
+    fn series_statistics_parse_from_the_metric_text() {
+        let e = metric_expr(
+            "coefficient of variation of bandwidth sampled every second: \
+             cv(series.by_time.bandwidth), per full interval",
+        )
+        .unwrap();
+        assert_eq!(
+            e.series,
+            Some(SeriesStat {
+                agg: SeriesAgg::Cv,
+                field: SeriesField::Bandwidth
+            })
+        );
+        assert_eq!(e.text, "cv(series.by_time.bandwidth)");
+        let e = metric_expr("min(series.by_time.min_free_blocks): the fewest").unwrap();
+        assert_eq!(e.series.unwrap().agg, SeriesAgg::Min);
+        assert_eq!(e.series.unwrap().field, SeriesField::MinFreeBlocks);
+        // An unknown field or statistic is an error naming the fields, not a silent miss.
+        let err = metric_expr("min(series.by_time.free)").unwrap_err();
+        assert!(err.contains("min_free_blocks"), "{err}");
+        assert!(metric_expr("median(series.by_time.bandwidth)").is_err());
+        // The old wordings point at the statistic to name.
+        let err = metric_expr("minimum free blocks of a plane").unwrap_err();
+        assert!(err.contains("min(series.by_time.min_free_blocks)"), "{err}");
+    }
+
+    #[test]
+    fn minimum_free_blocks_over_every_point_that_carries_it() {
+        // The last point is partial, and its minimum counts; a point without the field (none
+        // before the first sample) does not.
+        let r = series_report(
+            0.01,
+            &[
+                (1, 0, 4096, None),
+                (2, 0, 8192, Some(9)),
+                (0, 0, 0, Some(7)),
+                (1, 0, 4096, Some(3)),
+            ],
+        );
+        let min = SeriesStat::parse("min(series.by_time.min_free_blocks)").unwrap();
+        assert_eq!(min.eval(&r), Some(3.0));
+        let max = SeriesStat::parse("max(series.by_time.min_free_blocks)").unwrap();
+        assert_eq!(max.eval(&r), Some(9.0));
+        // No series: no figure.
+        assert_eq!(min.eval(&serde_json::json!({ "latency_us": {} })), None);
+    }
+
+    #[test]
+    fn bandwidth_counts_full_intervals_of_host_activity() {
+        // Interval 0.5 s. Points: 100 B, nothing (a stall: 0), 300 B, 50 B (the last with bytes:
+        // partial, left out), then a point with only a free-block sample (GC after the last
+        // completion: left out).
+        let r = series_report(
+            0.5,
+            &[
+                (3, 60, 40, Some(5)),
+                (0, 0, 0, Some(5)),
+                (2, 100, 200, Some(4)),
+                (1, 50, 0, Some(4)),
+                (0, 0, 0, Some(6)),
+            ],
+        );
+        let bw = SeriesStat::parse("mean(series.by_time.bandwidth)").unwrap();
+        assert_eq!(bw.values(&r).unwrap(), vec![200.0, 0.0, 600.0]);
+        let mean = 800.0 / 3.0;
+        assert!((bw.eval(&r).unwrap() - mean).abs() < 1e-9);
+        let cv = SeriesStat::parse("cv(series.by_time.bandwidth)").unwrap();
+        let var = [200.0f64, 0.0, 600.0]
+            .iter()
+            .map(|x| (x - mean).powi(2))
+            .sum::<f64>()
+            / 3.0;
+        assert!((cv.eval(&r).unwrap() - var.sqrt() / mean).abs() < 1e-12);
+        let wr = SeriesStat::parse("max(series.by_time.write_bytes)").unwrap();
+        assert_eq!(wr.values(&r).unwrap(), vec![40.0, 0.0, 200.0]);
+        // Fewer than two full intervals: no coefficient of variation.
+        let short = series_report(1.0, &[(1, 10, 0, None), (1, 10, 0, None)]);
+        assert_eq!(cv.values(&short).unwrap(), vec![10.0]);
+        assert_eq!(cv.eval(&short), None);
+        // Nothing delivered: no coefficient of variation (its mean is zero).
+        let idle = series_report(1.0, &[(0, 0, 0, None), (0, 0, 0, None), (0, 0, 0, None)]);
+        assert_eq!(cv.eval(&idle), None);
+    }
+
+    #[test]
+    fn latency_fields_count_points_with_requests() {
+        let r = series_report(1.0, &[(2, 0, 0, None), (0, 0, 0, None), (5, 0, 0, None)]);
+        let m = SeriesStat::parse("min(series.by_time.mean_us)").unwrap();
+        assert_eq!(m.values(&r).unwrap(), vec![20.0, 50.0]);
+        assert_eq!(m.eval(&r), Some(20.0));
     }
 
     #[test]

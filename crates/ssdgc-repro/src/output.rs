@@ -147,7 +147,7 @@ fn experiments(o: &Outcome) -> String {
         let schemes: Vec<&str> = e.schemes.iter().map(|s| s.label()).collect();
         let _ = writeln!(
             t,
-            "- `{}`: preset `{}`, sets `{}`{}, schemes {}, {} workload(s), precondition `{}`, seeds {:?} → `{}.csv`",
+            "- `{}`: preset `{}`, sets `{}`{}, schemes {}, {} workload(s), precondition `{}`, seeds {:?}{} → `{}.csv`",
             e.id,
             e.preset,
             e.sets.join(" "),
@@ -159,6 +159,10 @@ fn experiments(o: &Outcome) -> String {
             e.workload.list().len(),
             e.precondition,
             e.seeds,
+            e.series_interval
+                .as_ref()
+                .map(|w| format!(", a series point every {w} (`{}-time-series.csv`)", e.id))
+                .unwrap_or_default(),
             e.id
         );
     }
@@ -359,6 +363,51 @@ pub fn write_series_csv(o: &Outcome, experiment: &str) -> Option<String> {
     any.then_some(t)
 }
 
+/// The time series of one experiment's runs (`series.by_time`), when the experiment asks for one
+/// (`series_interval`): one row per point (the preemptible-GC paper's Fig. 13 free blocks and
+/// Fig. 1 bandwidth over time). `bandwidth_mib_s` is the point's completed bytes over its width;
+/// `min_free_blocks` is empty before the first sample.
+pub fn time_series_csv(o: &Outcome, experiment: &str) -> Option<String> {
+    o.experiments
+        .iter()
+        .find(|e| e.id == experiment)?
+        .series_interval
+        .as_ref()?;
+    let mut t = String::from(
+        "experiment,scheme,seed,workload,vary,interval_s,start_s,requests,mean_us,max_us,p99_us,read_bytes,write_bytes,bandwidth_mib_s,min_free_blocks\n",
+    );
+    for r in o.rows.iter().filter(|r| r.experiment == experiment) {
+        let Some(s) = r.report.series.as_ref() else {
+            continue;
+        };
+        let (Some(points), Some(w)) = (s.by_time.as_ref(), s.interval_s) else {
+            continue;
+        };
+        for p in points {
+            let _ = writeln!(
+                t,
+                "{},{},{},{},{},{},{},{},{:.3},{:.3},{:.3},{},{},{:.3},{}",
+                csv_field(&r.experiment),
+                csv_field(&r.label),
+                r.seed,
+                csv_field(&r.workload),
+                csv_field(r.vary.as_deref().unwrap_or("")),
+                w,
+                p.start,
+                p.requests,
+                p.mean_us,
+                p.max_us,
+                p.p99_us,
+                p.read_bytes,
+                p.write_bytes,
+                (p.read_bytes + p.write_bytes) as f64 / w / (1024.0 * 1024.0),
+                p.min_free_blocks.map_or(String::new(), |f| f.to_string()),
+            );
+        }
+    }
+    Some(t)
+}
+
 /// Writes every output file into `dir`; returns the Markdown table.
 pub fn write(o: &Outcome, dir: &Path) -> Result<String, String> {
     let err = |p: &Path, e: std::io::Error| format!("{}: {e}", p.display());
@@ -430,6 +479,7 @@ pub fn write(o: &Outcome, dir: &Path) -> Result<String, String> {
         for (suffix, text) in [
             ("critical-path", critical_path_csv(o, &e.id)),
             ("write-series", write_series_csv(o, &e.id)),
+            ("time-series", time_series_csv(o, &e.id)),
         ] {
             if let Some(text) = text {
                 let path = dir.join(format!("{}-{suffix}.csv", e.id));

@@ -226,6 +226,7 @@ pub struct Quick {
     pub workload: Option<Workloads>,
     pub precondition: Option<String>,
     pub seeds: Option<Vec<u64>>,
+    pub series_interval: Option<String>,
     pub notes: Option<String>,
 }
 
@@ -243,6 +244,9 @@ pub struct Experiment {
     pub workload_options: BTreeMap<String, Vec<String>>,
     pub precondition: String,
     pub seeds: Vec<u64>,
+    /// Width of a `series.by_time` point (a duration, `1s`, `10ms`): every run of the experiment
+    /// reports its time series, which `min(series.by_time.FIELD)`-style metrics read.
+    pub series_interval: Option<String>,
     #[serde(default)]
     pub needs: Vec<String>,
     pub notes: Option<String>,
@@ -278,6 +282,9 @@ impl Experiment {
         }
         if let Some(v) = &q.seeds {
             e.seeds = v.clone();
+        }
+        if let Some(v) = &q.series_interval {
+            e.series_interval = Some(v.clone());
         }
         if let Some(v) = &q.notes {
             e.notes = Some(v.clone());

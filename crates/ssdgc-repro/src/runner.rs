@@ -22,6 +22,20 @@ pub struct RunSpec {
     pub volume: Option<u64>,
     pub precondition: String,
     pub seed: u64,
+    /// Width of a `series.by_time` point, as the experiment spells it (`1s`, `10ms`); `None`: no
+    /// time series. The series only observes: a run with one gives the same figures as without.
+    pub series_interval: Option<String>,
+}
+
+impl RunSpec {
+    /// The simulation this spec runs, whatever series it reports: runs of the same simulation
+    /// share one.
+    fn simulation(&self) -> RunSpec {
+        RunSpec {
+            series_interval: None,
+            ..self.clone()
+        }
+    }
 }
 
 /// A run as one experiment sees it.
@@ -43,6 +57,19 @@ pub struct RunRef {
 pub struct Plan {
     pub runs: Vec<RunSpec>,
     pub refs: Vec<RunRef>,
+}
+
+/// The runs of each simulation (`RunSpec::simulation`): one, or one per series interval asked for.
+pub type RunIndex = HashMap<RunSpec, Vec<usize>>;
+
+/// A series interval in nanoseconds: a positive duration.
+pub fn series_interval_ns(text: &str) -> Result<u64, String> {
+    let ns = ssdgc_core::config::parse_duration(text)
+        .map_err(|e| format!("series_interval '{text}': {e}"))?;
+    if ns == 0 {
+        return Err(format!("series_interval '{text}': must be positive"));
+    }
+    Ok(ns)
 }
 
 fn sanitise_set(s: &str) -> String {
@@ -88,11 +115,13 @@ fn volume_of(e: &Experiment, workload: &str) -> Result<Option<u64>, String> {
 
 impl Plan {
     /// Adds the runs of one experiment (already the variant to run), sharing identical runs.
-    pub fn add(
-        &mut self,
-        e: &Experiment,
-        index: &mut HashMap<RunSpec, usize>,
-    ) -> Result<(), String> {
+    ///
+    /// A run that asks for no series shares any run of its simulation; a run that asks for one
+    /// shares a run with the same interval, or gives its interval to a run that had none.
+    pub fn add(&mut self, e: &Experiment, index: &mut RunIndex) -> Result<(), String> {
+        if let Some(w) = &e.series_interval {
+            series_interval_ns(w).map_err(|err| format!("experiment {}: {err}", e.id))?;
+        }
         let vary: Vec<Option<String>> = match &e.vary {
             Some(v) => v.values.iter().cloned().map(Some).collect(),
             None => vec![None],
@@ -116,11 +145,32 @@ impl Plan {
                             volume,
                             precondition: e.precondition.clone(),
                             seed,
+                            series_interval: e.series_interval.clone(),
                         };
-                        let run = *index.entry(spec.clone()).or_insert_with(|| {
-                            self.runs.push(spec);
-                            self.runs.len() - 1
-                        });
+                        let runs = index.entry(spec.simulation()).or_default();
+                        let want = &spec.series_interval;
+                        let shared = runs
+                            .iter()
+                            .copied()
+                            .find(|&i| want.is_none() || self.runs[i].series_interval == *want)
+                            .or_else(|| {
+                                runs.iter()
+                                    .copied()
+                                    .find(|&i| self.runs[i].series_interval.is_none())
+                            });
+                        let run = match shared {
+                            Some(i) => {
+                                if want.is_some() {
+                                    self.runs[i].series_interval = want.clone();
+                                }
+                                i
+                            }
+                            None => {
+                                self.runs.push(spec);
+                                runs.push(self.runs.len() - 1);
+                                self.runs.len() - 1
+                            }
+                        };
                         self.refs.push(RunRef {
                             experiment: e.id.clone(),
                             label: s.label().to_string(),
@@ -230,6 +280,10 @@ fn prepare(spec: &RunSpec) -> Result<(Config, RunOptions), String> {
         // The response time along the write requests (AGC/DGC paper Figs. 8, 9).
         opts.series_window = Some(WRITE_SERIES_WINDOW);
     }
+    if let Some(w) = &spec.series_interval {
+        // Free blocks and bandwidth over time (the preemptible-GC paper's Fig. 13, Table II).
+        opts.series_interval = Some(series_interval_ns(w)?);
+    }
     Ok((cfg, opts))
 }
 
@@ -266,4 +320,68 @@ pub fn run_all(specs: &[RunSpec]) -> Result<Vec<Report>, String> {
         .zip(specs)
         .map(|(r, spec)| r.map_err(|e| in_context(spec, e.to_string())))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn experiment(id: &str, series: Option<&str>) -> Experiment {
+        let series = series.map_or(String::new(), |s| format!("series_interval = \"{s}\"\n"));
+        toml::from_str(&format!(
+            "id = \"{id}\"\nclaims = []\npreset = \"pgc\"\nsets = []\nschemes = [\"pgc\"]\n\
+             workload = \"synthetic:count=10\"\nprecondition = \"none\"\nseeds = [1]\n{series}"
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn runs_share_a_simulation_whatever_series_they_ask_for() {
+        let mut plan = Plan::default();
+        let mut index = RunIndex::new();
+        for (id, series) in [
+            ("plain", None),
+            ("fine", Some("10ms")),
+            ("coarse", Some("1s")),
+            ("plain-again", None),
+            ("fine-again", Some("10ms")),
+        ] {
+            plan.add(&experiment(id, series), &mut index).unwrap();
+        }
+        // The plain run takes the first interval asked for; another interval is another run.
+        assert_eq!(plan.runs.len(), 2);
+        assert_eq!(plan.runs[0].series_interval.as_deref(), Some("10ms"));
+        assert_eq!(plan.runs[1].series_interval.as_deref(), Some("1s"));
+        let run_of = |id: &str| plan.refs.iter().find(|r| r.experiment == id).unwrap().run;
+        assert_eq!(run_of("plain"), 0);
+        assert_eq!(run_of("fine"), 0);
+        assert_eq!(run_of("coarse"), 1);
+        assert_eq!(run_of("plain-again"), 0);
+        assert_eq!(run_of("fine-again"), 0);
+    }
+
+    #[test]
+    fn the_series_interval_reaches_the_run_options() {
+        let mut plan = Plan::default();
+        plan.add(&experiment("e", Some("10ms")), &mut RunIndex::new())
+            .unwrap();
+        let (_, opts) = prepare(&plan.runs[0]).unwrap();
+        assert_eq!(opts.series_interval, Some(10_000_000));
+        let mut plain = plan.runs[0].clone();
+        plain.series_interval = None;
+        assert_eq!(prepare(&plain).unwrap().1.series_interval, None);
+    }
+
+    #[test]
+    fn a_bad_series_interval_is_an_error_naming_the_experiment() {
+        for bad in ["0s", "fast", "-1ms"] {
+            let err = Plan::default()
+                .add(&experiment("bad", Some(bad)), &mut RunIndex::new())
+                .unwrap_err();
+            assert!(
+                err.contains("experiment bad") && err.contains("series_interval"),
+                "{err}"
+            );
+        }
+    }
 }
