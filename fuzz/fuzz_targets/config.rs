@@ -51,7 +51,10 @@ fn round_trip(default: &ConfigBuilder, cfg: &Config) {
 
 fn one_line(e: &impl std::fmt::Display) {
     let s = e.to_string();
-    assert!(!s.contains('\n') && !s.contains('\r'), "multi-line error: {s:?}");
+    assert!(
+        !s.contains('\n') && !s.contains('\r'),
+        "multi-line error: {s:?}"
+    );
 }
 
 fuzz_target!(|data: &[u8]| {
