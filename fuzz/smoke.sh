@@ -11,5 +11,10 @@ export RUSTC_BOOTSTRAP=1
 for target in $(cargo fuzz list); do
     echo "== fuzzing $target for ${secs}s"
     mkdir -p "corpus/$target"
-    cargo fuzz run "$target" "corpus/$target" -- -max_total_time="$secs" -rss_limit_mb=2048
+    # A target's dictionary (`config.dict`), if it has one.
+    dict=()
+    if [ -f "$target.dict" ]; then
+        dict=("-dict=$PWD/$target.dict")
+    fi
+    cargo fuzz run "$target" "corpus/$target" -- -max_total_time="$secs" -rss_limit_mb=2048 "${dict[@]}"
 done
