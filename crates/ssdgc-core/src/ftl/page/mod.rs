@@ -22,6 +22,8 @@ pub use snapshot::{PageSnapshot, PlaneSnapshot};
 
 use std::collections::VecDeque;
 
+use prefetch_index::prefetch_index;
+
 use super::candidates::{CandidateIndex, CandidateIndexKind, PlaneView};
 use super::params::{FtlParams, Trigger};
 use super::pool::FreePool;
@@ -228,6 +230,43 @@ impl PageFtl {
         self.last_modified[gb] = self.clock;
         if ppn % self.geo.pages_per_block + 1 == self.geo.pages_per_block {
             self.close_block(gb);
+        }
+    }
+
+    /// Asks the CPU to fetch `lpn`'s L2P entry into the cache (a hint: no state changes): for a
+    /// host write queued now and served later.
+    #[inline(always)]
+    pub fn prefetch_lpn(&self, lpn: Lpn) {
+        prefetch_index(&self.l2p, lpn as usize);
+    }
+
+    /// Asks the CPU to fetch what a host write of `lpn` will update of the page it supersedes: the
+    /// page's P2L entry and its block's valid count, clock and state. Reads `lpn`'s L2P entry
+    /// (fetched by [`Self::prefetch_lpn`] when the write was queued); changes nothing.
+    #[inline(always)]
+    pub fn prefetch_overwrite(&self, lpn: Lpn) {
+        let Some(&old) = self.l2p.get(lpn as usize) else {
+            return;
+        };
+        // `NO_PAGE` has the `BUFFERED` bit set: neither has a flash page to prefetch.
+        if old & BUFFERED != 0 {
+            return;
+        }
+        prefetch_index(&self.p2l, old as usize);
+        let gb = (old / self.geo.pages_per_block) as usize;
+        prefetch_index(&self.valid, gb);
+        prefetch_index(&self.last_modified, gb);
+        prefetch_index(&self.state, gb);
+    }
+
+    /// Asks the CPU to fetch the L2P entry of the logical page stored at `ppn`, if the page is
+    /// valid: for a GC move of it a few moves later (the move rewrites that entry). Changes nothing.
+    #[inline(always)]
+    pub fn prefetch_relocation(&self, ppn: Ppn) {
+        if let Some(&lpn) = self.p2l.get(ppn as usize) {
+            if lpn != NO_PAGE {
+                prefetch_index(&self.l2p, lpn as usize);
+            }
         }
     }
 
