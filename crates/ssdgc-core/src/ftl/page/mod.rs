@@ -8,7 +8,8 @@
 //! victim index ([`super::candidates`]).
 //!
 //! Memory: 4 bytes per logical page (L2P) and 4 bytes per physical page (P2L; `NO_PAGE` marks an
-//! invalid or free page, so no separate valid bitmap is needed), plus 15 bytes per block.
+//! invalid or free page, so no separate valid bitmap is needed), plus 15 bytes per block. The two
+//! tables of a large drive are on transparent huge pages where the system offers them (`table.rs`).
 //!
 //! When not to use it: to study a drive whose DRAM cannot hold a page-level map (hybrid log-block
 //! FTLs, AGC/DGC paper §6), or mapping-cache effects (DFTL-like map paging is not modelled).
@@ -16,9 +17,11 @@
 mod check;
 mod hc;
 mod snapshot;
+mod table;
 
 pub use hc::HcTable;
 pub use snapshot::{PageSnapshot, PlaneSnapshot};
+use table::PageTable;
 
 use std::collections::VecDeque;
 
@@ -63,8 +66,10 @@ struct PlaneState {
 pub struct PageFtl {
     geo: Geometry,
     alloc: StaticAllocator,
-    l2p: Vec<Ppn>,
-    p2l: Vec<Lpn>,
+    /// Logical to physical (on huge pages when large: `table.rs`).
+    l2p: PageTable,
+    /// Physical to logical.
+    p2l: PageTable,
     valid: Vec<u16>,
     erase_count: Vec<u32>,
     last_modified: Vec<u64>,
@@ -103,8 +108,8 @@ impl PageFtl {
         PageFtl {
             geo: geo.clone(),
             alloc: StaticAllocator::new(params.allocation, geo),
-            l2p: vec![NO_PAGE; geo.logical_pages as usize],
-            p2l: vec![NO_PAGE; geo.physical_pages as usize],
+            l2p: PageTable::filled(geo.logical_pages as usize, NO_PAGE),
+            p2l: PageTable::filled(geo.physical_pages as usize, NO_PAGE),
             valid: vec![0; nblocks],
             erase_count: vec![0; nblocks],
             last_modified: vec![0; nblocks],
@@ -237,7 +242,7 @@ impl PageFtl {
     /// host write queued now and served later.
     #[inline(always)]
     pub fn prefetch_lpn(&self, lpn: Lpn) {
-        prefetch_index(&self.l2p, lpn as usize);
+        prefetch_index(&self.l2p[..], lpn as usize);
     }
 
     /// Asks the CPU to fetch what a host write of `lpn` will update of the page it supersedes: the
@@ -252,7 +257,7 @@ impl PageFtl {
         if old & BUFFERED != 0 {
             return;
         }
-        prefetch_index(&self.p2l, old as usize);
+        prefetch_index(&self.p2l[..], old as usize);
         let gb = (old / self.geo.pages_per_block) as usize;
         prefetch_index(&self.valid, gb);
         prefetch_index(&self.last_modified, gb);
@@ -265,7 +270,7 @@ impl PageFtl {
     pub fn prefetch_relocation(&self, ppn: Ppn) {
         if let Some(&lpn) = self.p2l.get(ppn as usize) {
             if lpn != NO_PAGE {
-                prefetch_index(&self.l2p, lpn as usize);
+                prefetch_index(&self.l2p[..], lpn as usize);
             }
         }
     }
