@@ -156,25 +156,41 @@ impl Geometry {
 
 /// Maps a logical page to its plane under a static allocation order. The plane's share of the
 /// logical space is dense: `index_in_plane` numbers the logical pages a plane holds.
+///
+/// The order splits a page number into (channel, chip, die, plane) digits of a mixed radix whose
+/// digits multiply to the plane count, so the plane depends on `lpn mod planes` alone: it is looked
+/// up in a table of one entry per plane, built once (with a mask instead of the modulo when the
+/// plane count is a power of two), rather than split with four divisions on every host write.
 #[derive(Clone, Debug)]
 pub struct StaticAllocator {
-    order: AllocationOrder,
-    geo: Geometry,
+    /// Plane of each residue `lpn mod planes`.
+    planes: Box<[u32]>,
+    /// `planes - 1` when the plane count is a power of two, else `None`.
+    mask: Option<u32>,
 }
 
 impl StaticAllocator {
     pub fn new(order: AllocationOrder, geo: &Geometry) -> Self {
+        let planes = (0..geo.planes)
+            .map(|i| {
+                let (c, w, d, p) = order.split(i as u64, geo);
+                geo.plane_at(c, w, d, p)
+            })
+            .collect();
         StaticAllocator {
-            order,
-            geo: geo.clone(),
+            planes,
+            mask: geo.planes.is_power_of_two().then(|| geo.planes - 1),
         }
     }
 
     /// The plane that holds logical page `lpn`.
     #[inline]
     pub fn plane_of(&self, lpn: Lpn) -> u32 {
-        let (c, w, d, p) = self.order.split(lpn as u64, &self.geo);
-        self.geo.plane_at(c, w, d, p)
+        let i = match self.mask {
+            Some(m) => lpn & m,
+            None => lpn % self.planes.len() as u32,
+        };
+        self.planes[i as usize]
     }
 }
 
@@ -222,6 +238,28 @@ mod tests {
             }
             let (mn, mx) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
             assert!(mx - mn <= 1, "{name}: {counts:?}");
+        }
+    }
+
+    #[test]
+    fn plane_table_is_the_order_split() {
+        // Plane counts that are and are not powers of two, every order.
+        for (channels, chips, dies, planes) in [(2, 2, 1, 2), (3, 2, 1, 2), (5, 3, 2, 3), (1, 1, 1, 1)] {
+            let g = Geometry::new(GeometryParams {
+                channels,
+                chips_per_channel: chips,
+                dies_per_chip: dies,
+                planes_per_die: planes,
+                ..test_params()
+            });
+            for name in AllocationOrder::all() {
+                let order = AllocationOrder::parse(&name).unwrap();
+                let a = StaticAllocator::new(order, &g);
+                for lpn in (0..5000).chain([u32::MAX - 7, u32::MAX]) {
+                    let (c, w, d, p) = order.split(lpn as u64, &g);
+                    assert_eq!(a.plane_of(lpn), g.plane_at(c, w, d, p), "{name} lpn {lpn}");
+                }
+            }
         }
     }
 }
