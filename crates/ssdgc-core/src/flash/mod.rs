@@ -54,6 +54,44 @@ pub struct Geometry {
     pub physical_pages: u32,
     /// Host-visible pages.
     pub logical_pages: u32,
+    /// Division by `pages_per_block` and by `blocks_per_plane` (shifts when they are powers of
+    /// two, as they usually are): the address arithmetic of every page operation.
+    page_div: Divisor,
+    block_div: Divisor,
+}
+
+/// Division of page and block numbers by one of the geometry's sizes: a shift when the size is a
+/// power of two (the branch always goes the same way in a run), else a division.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Divisor {
+    d: u32,
+    /// `log2(d)` when `d` is a power of two.
+    shift: Option<u32>,
+}
+
+impl Divisor {
+    fn new(d: u32) -> Divisor {
+        Divisor {
+            d,
+            shift: d.is_power_of_two().then(|| d.trailing_zeros()),
+        }
+    }
+
+    #[inline(always)]
+    fn div(self, x: u32) -> u32 {
+        match self.shift {
+            Some(s) => x >> s,
+            None => x / self.d,
+        }
+    }
+
+    #[inline(always)]
+    fn rem(self, x: u32) -> u32 {
+        match self.shift {
+            Some(_) => x & (self.d - 1),
+            None => x % self.d,
+        }
+    }
 }
 
 /// Where a physical page is.
@@ -87,6 +125,8 @@ impl Geometry {
             pages_per_plane,
             physical_pages,
             logical_pages,
+            page_div: Divisor::new(g.pages_per_block),
+            block_div: Divisor::new(g.blocks_per_plane),
         }
     }
 
@@ -104,19 +144,33 @@ impl Geometry {
     /// Splits a physical page number.
     #[inline]
     pub fn addr(&self, ppn: Ppn) -> PageAddr {
-        let page = ppn % self.pages_per_block;
-        let gblock = ppn / self.pages_per_block;
+        let gblock = self.page_div.div(ppn);
         PageAddr {
-            plane: gblock / self.blocks_per_plane,
-            block: gblock % self.blocks_per_plane,
-            page,
+            plane: self.block_div.div(gblock),
+            block: self.block_div.rem(gblock),
+            page: self.page_div.rem(ppn),
         }
     }
 
     /// Drive-wide block index (`plane * blocks_per_plane + block`) of a page.
     #[inline]
     pub fn global_block(&self, ppn: Ppn) -> u32 {
-        ppn / self.pages_per_block
+        self.page_div.div(ppn)
+    }
+
+    /// The page index of a page inside its block.
+    #[inline]
+    pub fn page_in_block(&self, ppn: Ppn) -> u32 {
+        self.page_div.rem(ppn)
+    }
+
+    /// The plane and plane-local block of a drive-wide block index.
+    #[inline]
+    pub fn split_block(&self, global_block: u32) -> (u32, u32) {
+        (
+            self.block_div.div(global_block),
+            self.block_div.rem(global_block),
+        )
     }
 
     /// The die of a plane.
@@ -242,9 +296,34 @@ mod tests {
     }
 
     #[test]
+    fn addresses_split_alike_with_and_without_shifts() {
+        for (ppb, bpp) in [(64, 256), (48, 100), (256, 3), (1, 1)] {
+            let g = Geometry::new(GeometryParams {
+                pages_per_block: ppb,
+                blocks_per_plane: bpp,
+                ..test_params()
+            });
+            for ppn in (0..g.physical_pages)
+                .step_by(7)
+                .chain([g.physical_pages - 1])
+            {
+                let a = g.addr(ppn);
+                assert_eq!(a.plane, ppn / ppb / bpp);
+                assert_eq!(a.block, ppn / ppb % bpp);
+                assert_eq!(a.page, ppn % ppb);
+                assert_eq!(g.global_block(ppn), ppn / ppb);
+                assert_eq!(g.page_in_block(ppn), ppn % ppb);
+                assert_eq!(g.split_block(ppn / ppb), (a.plane, a.block));
+            }
+        }
+    }
+
+    #[test]
     fn plane_table_is_the_order_split() {
         // Plane counts that are and are not powers of two, every order.
-        for (channels, chips, dies, planes) in [(2, 2, 1, 2), (3, 2, 1, 2), (5, 3, 2, 3), (1, 1, 1, 1)] {
+        for (channels, chips, dies, planes) in
+            [(2, 2, 1, 2), (3, 2, 1, 2), (5, 3, 2, 3), (1, 1, 1, 1)]
+        {
             let g = Geometry::new(GeometryParams {
                 channels,
                 chips_per_channel: chips,

@@ -127,7 +127,7 @@ impl PageFtl {
     /// Marks `ppn` invalid, telling the victim index when its block is a candidate.
     #[inline(always)]
     fn invalidate(&mut self, ppn: Ppn) {
-        let gb = (ppn / self.geo.pages_per_block) as usize;
+        let gb = self.geo.global_block(ppn) as usize;
         debug_assert!(self.p2l[ppn as usize] != NO_PAGE);
         self.p2l[ppn as usize] = NO_PAGE;
         let old = self.valid[gb];
@@ -135,8 +135,7 @@ impl PageFtl {
         self.valid[gb] = old - 1;
         self.last_modified[gb] = self.clock;
         if self.state[gb] == BlockState::Full {
-            let plane = gb as u32 / self.geo.blocks_per_plane;
-            let local = gb as u32 % self.geo.blocks_per_plane;
+            let (plane, local) = self.geo.split_block(gb as u32);
             self.with_victim_index(plane, |index, view| index.on_invalidate(local, old, view));
         }
     }
@@ -229,11 +228,11 @@ impl PageFtl {
         debug_assert_eq!(self.p2l[ppn as usize], NO_PAGE);
         self.p2l[ppn as usize] = lpn;
         self.l2p[lpn as usize] = ppn;
-        let gb = (ppn / self.geo.pages_per_block) as usize;
+        let gb = self.geo.global_block(ppn) as usize;
         self.valid[gb] += 1;
         self.clock += 1;
         self.last_modified[gb] = self.clock;
-        if ppn % self.geo.pages_per_block + 1 == self.geo.pages_per_block {
+        if self.geo.page_in_block(ppn) + 1 == self.geo.pages_per_block {
             self.close_block(gb);
         }
     }
@@ -258,7 +257,7 @@ impl PageFtl {
             return;
         }
         prefetch_index(&self.p2l[..], old as usize);
-        let gb = (old / self.geo.pages_per_block) as usize;
+        let gb = self.geo.global_block(old) as usize;
         prefetch_index(&self.valid, gb);
         prefetch_index(&self.last_modified, gb);
         prefetch_index(&self.state, gb);
@@ -279,8 +278,7 @@ impl PageFtl {
     fn close_block(&mut self, gb: usize) {
         debug_assert_eq!(self.state[gb], BlockState::Open);
         self.state[gb] = BlockState::Full;
-        let plane = gb as u32 / self.geo.blocks_per_plane;
-        let local = gb as u32 % self.geo.blocks_per_plane;
+        let (plane, local) = self.geo.split_block(gb as u32);
         self.with_victim_index(plane, |index, view| index.on_full(local, view));
     }
 }
@@ -590,8 +588,8 @@ impl FtlMechanism for PageFtl {
 
     fn skip_page(&mut self, plane: u32, stream: Stream) -> Result<Ppn, FtlError> {
         let ppn = self.allocate(plane, stream)?;
-        if ppn % self.geo.pages_per_block + 1 == self.geo.pages_per_block {
-            self.close_block((ppn / self.geo.pages_per_block) as usize);
+        if self.geo.page_in_block(ppn) + 1 == self.geo.pages_per_block {
+            self.close_block(self.geo.global_block(ppn) as usize);
         }
         Ok(ppn)
     }
