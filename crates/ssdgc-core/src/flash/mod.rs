@@ -73,12 +73,12 @@ impl Divisor {
     fn new(d: u32) -> Divisor {
         Divisor {
             d,
-            shift: d.is_power_of_two().then(|| d.trailing_zeros()),
+            shift: d.is_power_of_two().then_some(d.trailing_zeros()),
         }
     }
 
     #[inline(always)]
-    fn div(self, x: u32) -> u32 {
+    fn quotient(self, x: u32) -> u32 {
         match self.shift {
             Some(s) => x >> s,
             None => x / self.d,
@@ -86,7 +86,7 @@ impl Divisor {
     }
 
     #[inline(always)]
-    fn rem(self, x: u32) -> u32 {
+    fn remainder(self, x: u32) -> u32 {
         match self.shift {
             Some(_) => x & (self.d - 1),
             None => x % self.d,
@@ -144,32 +144,32 @@ impl Geometry {
     /// Splits a physical page number.
     #[inline]
     pub fn addr(&self, ppn: Ppn) -> PageAddr {
-        let gblock = self.page_div.div(ppn);
+        let gblock = self.page_div.quotient(ppn);
         PageAddr {
-            plane: self.block_div.div(gblock),
-            block: self.block_div.rem(gblock),
-            page: self.page_div.rem(ppn),
+            plane: self.block_div.quotient(gblock),
+            block: self.block_div.remainder(gblock),
+            page: self.page_div.remainder(ppn),
         }
     }
 
     /// Drive-wide block index (`plane * blocks_per_plane + block`) of a page.
     #[inline]
     pub fn global_block(&self, ppn: Ppn) -> u32 {
-        self.page_div.div(ppn)
+        self.page_div.quotient(ppn)
     }
 
     /// The page index of a page inside its block.
     #[inline]
     pub fn page_in_block(&self, ppn: Ppn) -> u32 {
-        self.page_div.rem(ppn)
+        self.page_div.remainder(ppn)
     }
 
     /// The plane and plane-local block of a drive-wide block index.
     #[inline]
     pub fn split_block(&self, global_block: u32) -> (u32, u32) {
         (
-            self.block_div.div(global_block),
-            self.block_div.rem(global_block),
+            self.block_div.quotient(global_block),
+            self.block_div.remainder(global_block),
         )
     }
 
@@ -225,7 +225,8 @@ pub struct StaticAllocator {
 
 impl StaticAllocator {
     pub fn new(order: AllocationOrder, geo: &Geometry) -> Self {
-        let planes = (0..geo.planes)
+        let n = geo.planes;
+        let planes = (0..n)
             .map(|i| {
                 let (c, w, d, p) = order.split(i as u64, geo);
                 geo.plane_at(c, w, d, p)
@@ -233,7 +234,7 @@ impl StaticAllocator {
             .collect();
         StaticAllocator {
             planes,
-            mask: geo.planes.is_power_of_two().then(|| geo.planes - 1),
+            mask: n.is_power_of_two().then_some(n.wrapping_sub(1)),
         }
     }
 
