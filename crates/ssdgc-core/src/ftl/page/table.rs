@@ -26,7 +26,7 @@ impl PageTable {
     /// A table of `len` entries, each `value`.
     pub fn filled(len: usize, value: u32) -> PageTable {
         #[cfg(target_os = "linux")]
-        if len * 4 >= HUGE_MIN_BYTES {
+        if len.saturating_mul(4) >= HUGE_MIN_BYTES {
             if let Some(t) = Self::mapped(len, value) {
                 return t;
             }
