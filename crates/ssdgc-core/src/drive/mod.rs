@@ -537,6 +537,10 @@ impl Drive {
     ) {
         self.now = now;
         let plane = self.ftl.plane_of(lpn);
+        if write {
+            // Served when the die gets to it: its L2P entry is on the way meanwhile.
+            self.ftl.prefetch_lpn(lpn);
+        }
         let d = self.geo.die_of_plane(plane);
         let txn = Txn {
             tag,

@@ -182,6 +182,13 @@ impl Drive {
             if self.host_write(d, txn.lpn, merge).is_none() {
                 return;
             }
+            if let Some(next) = self.dies[d as usize].queue.front() {
+                // The die's next write will supersede a page: its entries are on the way while
+                // this one runs.
+                if next.write {
+                    self.ftl.prefetch_overwrite(next.lpn);
+                }
+            }
             self.pipeline
                 .host_write(
                     d,

@@ -54,6 +54,44 @@ pub struct Geometry {
     pub physical_pages: u32,
     /// Host-visible pages.
     pub logical_pages: u32,
+    /// Division by `pages_per_block` and by `blocks_per_plane` (shifts when they are powers of
+    /// two, as they usually are): the address arithmetic of every page operation.
+    page_div: Divisor,
+    block_div: Divisor,
+}
+
+/// Division of page and block numbers by one of the geometry's sizes: a shift when the size is a
+/// power of two (the branch always goes the same way in a run), else a division.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Divisor {
+    d: u32,
+    /// `log2(d)` when `d` is a power of two.
+    shift: Option<u32>,
+}
+
+impl Divisor {
+    fn new(d: u32) -> Divisor {
+        Divisor {
+            d,
+            shift: d.is_power_of_two().then_some(d.trailing_zeros()),
+        }
+    }
+
+    #[inline(always)]
+    fn quotient(self, x: u32) -> u32 {
+        match self.shift {
+            Some(s) => x >> s,
+            None => x / self.d,
+        }
+    }
+
+    #[inline(always)]
+    fn remainder(self, x: u32) -> u32 {
+        match self.shift {
+            Some(_) => x & (self.d - 1),
+            None => x % self.d,
+        }
+    }
 }
 
 /// Where a physical page is.
@@ -87,6 +125,8 @@ impl Geometry {
             pages_per_plane,
             physical_pages,
             logical_pages,
+            page_div: Divisor::new(g.pages_per_block),
+            block_div: Divisor::new(g.blocks_per_plane),
         }
     }
 
@@ -104,19 +144,33 @@ impl Geometry {
     /// Splits a physical page number.
     #[inline]
     pub fn addr(&self, ppn: Ppn) -> PageAddr {
-        let page = ppn % self.pages_per_block;
-        let gblock = ppn / self.pages_per_block;
+        let gblock = self.page_div.quotient(ppn);
         PageAddr {
-            plane: gblock / self.blocks_per_plane,
-            block: gblock % self.blocks_per_plane,
-            page,
+            plane: self.block_div.quotient(gblock),
+            block: self.block_div.remainder(gblock),
+            page: self.page_div.remainder(ppn),
         }
     }
 
     /// Drive-wide block index (`plane * blocks_per_plane + block`) of a page.
     #[inline]
     pub fn global_block(&self, ppn: Ppn) -> u32 {
-        ppn / self.pages_per_block
+        self.page_div.quotient(ppn)
+    }
+
+    /// The page index of a page inside its block.
+    #[inline]
+    pub fn page_in_block(&self, ppn: Ppn) -> u32 {
+        self.page_div.remainder(ppn)
+    }
+
+    /// The plane and plane-local block of a drive-wide block index.
+    #[inline]
+    pub fn split_block(&self, global_block: u32) -> (u32, u32) {
+        (
+            self.block_div.quotient(global_block),
+            self.block_div.remainder(global_block),
+        )
     }
 
     /// The die of a plane.
@@ -156,25 +210,42 @@ impl Geometry {
 
 /// Maps a logical page to its plane under a static allocation order. The plane's share of the
 /// logical space is dense: `index_in_plane` numbers the logical pages a plane holds.
+///
+/// The order splits a page number into (channel, chip, die, plane) digits of a mixed radix whose
+/// digits multiply to the plane count, so the plane depends on `lpn mod planes` alone: it is looked
+/// up in a table of one entry per plane, built once (with a mask instead of the modulo when the
+/// plane count is a power of two), rather than split with four divisions on every host write.
 #[derive(Clone, Debug)]
 pub struct StaticAllocator {
-    order: AllocationOrder,
-    geo: Geometry,
+    /// Plane of each residue `lpn mod planes`.
+    planes: Box<[u32]>,
+    /// `planes - 1` when the plane count is a power of two, else `None`.
+    mask: Option<u32>,
 }
 
 impl StaticAllocator {
     pub fn new(order: AllocationOrder, geo: &Geometry) -> Self {
+        let n = geo.planes;
+        let planes = (0..n)
+            .map(|i| {
+                let (c, w, d, p) = order.split(i as u64, geo);
+                geo.plane_at(c, w, d, p)
+            })
+            .collect();
         StaticAllocator {
-            order,
-            geo: geo.clone(),
+            planes,
+            mask: n.is_power_of_two().then_some(n.wrapping_sub(1)),
         }
     }
 
     /// The plane that holds logical page `lpn`.
     #[inline]
     pub fn plane_of(&self, lpn: Lpn) -> u32 {
-        let (c, w, d, p) = self.order.split(lpn as u64, &self.geo);
-        self.geo.plane_at(c, w, d, p)
+        let i = match self.mask {
+            Some(m) => lpn & m,
+            None => lpn % self.planes.len() as u32,
+        };
+        self.planes[i as usize]
     }
 }
 
@@ -222,6 +293,53 @@ mod tests {
             }
             let (mn, mx) = (counts.iter().min().unwrap(), counts.iter().max().unwrap());
             assert!(mx - mn <= 1, "{name}: {counts:?}");
+        }
+    }
+
+    #[test]
+    fn addresses_split_alike_with_and_without_shifts() {
+        for (ppb, bpp) in [(64, 256), (48, 100), (256, 3), (1, 1)] {
+            let g = Geometry::new(GeometryParams {
+                pages_per_block: ppb,
+                blocks_per_plane: bpp,
+                ..test_params()
+            });
+            for ppn in (0..g.physical_pages)
+                .step_by(7)
+                .chain([g.physical_pages - 1])
+            {
+                let a = g.addr(ppn);
+                assert_eq!(a.plane, ppn / ppb / bpp);
+                assert_eq!(a.block, ppn / ppb % bpp);
+                assert_eq!(a.page, ppn % ppb);
+                assert_eq!(g.global_block(ppn), ppn / ppb);
+                assert_eq!(g.page_in_block(ppn), ppn % ppb);
+                assert_eq!(g.split_block(ppn / ppb), (a.plane, a.block));
+            }
+        }
+    }
+
+    #[test]
+    fn plane_table_is_the_order_split() {
+        // Plane counts that are and are not powers of two, every order.
+        for (channels, chips, dies, planes) in
+            [(2, 2, 1, 2), (3, 2, 1, 2), (5, 3, 2, 3), (1, 1, 1, 1)]
+        {
+            let g = Geometry::new(GeometryParams {
+                channels,
+                chips_per_channel: chips,
+                dies_per_chip: dies,
+                planes_per_die: planes,
+                ..test_params()
+            });
+            for name in AllocationOrder::all() {
+                let order = AllocationOrder::parse(&name).unwrap();
+                let a = StaticAllocator::new(order, &g);
+                for lpn in (0..5000).chain([u32::MAX - 7, u32::MAX]) {
+                    let (c, w, d, p) = order.split(lpn as u64, &g);
+                    assert_eq!(a.plane_of(lpn), g.plane_at(c, w, d, p), "{name} lpn {lpn}");
+                }
+            }
         }
     }
 }

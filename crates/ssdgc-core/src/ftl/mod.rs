@@ -360,6 +360,33 @@ impl Ftl {
         with_map!(self, f => f.fewest_valid(plane))
     }
 
+    /// Cache hint for a host write of `lpn` served later: its L2P entry ([`PageFtl::prefetch_lpn`]).
+    /// Changes nothing; nothing under a log-block mapping.
+    #[inline(always)]
+    pub fn prefetch_lpn(&self, lpn: Lpn) {
+        if let Mapping::Page(ref f) = self.map {
+            f.prefetch_lpn(lpn);
+        }
+    }
+
+    /// Cache hint for a host write of `lpn` served soon: the entries of the page it supersedes
+    /// ([`PageFtl::prefetch_overwrite`]). Changes nothing; nothing under a log-block mapping.
+    #[inline(always)]
+    pub fn prefetch_overwrite(&self, lpn: Lpn) {
+        if let Mapping::Page(ref f) = self.map {
+            f.prefetch_overwrite(lpn);
+        }
+    }
+
+    /// Cache hint for a GC move of the page at `ppn` a few moves later: its logical page's L2P
+    /// entry ([`PageFtl::prefetch_relocation`]). Changes nothing; nothing under a log-block mapping.
+    #[inline(always)]
+    pub fn prefetch_relocation(&self, ppn: Ppn) {
+        if let Mapping::Page(ref f) = self.map {
+            f.prefetch_relocation(ppn);
+        }
+    }
+
     /// Next valid page of a victim at or after page `from`, as (page index, lpn).
     #[inline(always)]
     pub fn next_valid_in_block(&self, plane: u32, block: u32, from: u32) -> Option<(u32, Lpn)> {

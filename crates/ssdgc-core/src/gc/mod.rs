@@ -656,6 +656,10 @@ fn dispatch_other(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, FtlErr
     }
 }
 
+/// Pages of its victim a job's move looks ahead to fetch the L2P entry of a later move into the
+/// cache ([`Ftl::prefetch_relocation`]): a hint that changes no result.
+const RELOCATION_LOOKAHEAD: u32 = 8;
+
 /// Dispatches the job's next operation, applying its effect on the mapping: a move relocates its page
 /// now; an erase marks the block erasing. `Ok(None)` when the job has no operation left.
 #[inline]
@@ -667,7 +671,19 @@ pub fn dispatch_next(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, Ftl
         return Ok(None);
     }
     if let Some((page, lpn)) = ftl.next_valid_in_block(job.plane, job.block, job.cursor) {
-        let src = ftl.geometry().ppn(job.plane, job.block, page);
+        let geo = ftl.geometry();
+        let src = geo.ppn(job.plane, job.block, page);
+        // The L2P entries the moves rewrite are random: fetch them `RELOCATION_LOOKAHEAD` pages
+        // ahead of the move (the first ones when the job starts).
+        let ppb = geo.pages_per_block;
+        if job.cursor == 0 {
+            for p in page + 1..(page + RELOCATION_LOOKAHEAD).min(ppb) {
+                ftl.prefetch_relocation(src - page + p);
+            }
+        }
+        if page + RELOCATION_LOOKAHEAD < ppb {
+            ftl.prefetch_relocation(src + RELOCATION_LOOKAHEAD);
+        }
         let dst = ftl.relocate(src, lpn)?;
         job.cursor = page + 1;
         job.moved += 1;

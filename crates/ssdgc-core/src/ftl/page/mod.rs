@@ -8,7 +8,8 @@
 //! victim index ([`super::candidates`]).
 //!
 //! Memory: 4 bytes per logical page (L2P) and 4 bytes per physical page (P2L; `NO_PAGE` marks an
-//! invalid or free page, so no separate valid bitmap is needed), plus 15 bytes per block.
+//! invalid or free page, so no separate valid bitmap is needed), plus 15 bytes per block. The two
+//! tables of a large drive are on transparent huge pages where the system offers them (`table.rs`).
 //!
 //! When not to use it: to study a drive whose DRAM cannot hold a page-level map (hybrid log-block
 //! FTLs, AGC/DGC paper §6), or mapping-cache effects (DFTL-like map paging is not modelled).
@@ -16,11 +17,15 @@
 mod check;
 mod hc;
 mod snapshot;
+mod table;
 
 pub use hc::HcTable;
 pub use snapshot::{PageSnapshot, PlaneSnapshot};
+use table::PageTable;
 
 use std::collections::VecDeque;
+
+use prefetch_index::prefetch_index;
 
 use super::candidates::{CandidateIndex, CandidateIndexKind, PlaneView};
 use super::params::{FtlParams, Trigger};
@@ -61,8 +66,10 @@ struct PlaneState {
 pub struct PageFtl {
     geo: Geometry,
     alloc: StaticAllocator,
-    l2p: Vec<Ppn>,
-    p2l: Vec<Lpn>,
+    /// Logical to physical (on huge pages when large: `table.rs`).
+    l2p: PageTable,
+    /// Physical to logical.
+    p2l: PageTable,
     valid: Vec<u16>,
     erase_count: Vec<u32>,
     last_modified: Vec<u64>,
@@ -101,8 +108,8 @@ impl PageFtl {
         PageFtl {
             geo: geo.clone(),
             alloc: StaticAllocator::new(params.allocation, geo),
-            l2p: vec![NO_PAGE; geo.logical_pages as usize],
-            p2l: vec![NO_PAGE; geo.physical_pages as usize],
+            l2p: PageTable::filled(geo.logical_pages as usize, NO_PAGE),
+            p2l: PageTable::filled(geo.physical_pages as usize, NO_PAGE),
             valid: vec![0; nblocks],
             erase_count: vec![0; nblocks],
             last_modified: vec![0; nblocks],
@@ -120,7 +127,7 @@ impl PageFtl {
     /// Marks `ppn` invalid, telling the victim index when its block is a candidate.
     #[inline(always)]
     fn invalidate(&mut self, ppn: Ppn) {
-        let gb = (ppn / self.geo.pages_per_block) as usize;
+        let gb = self.geo.global_block(ppn) as usize;
         debug_assert!(self.p2l[ppn as usize] != NO_PAGE);
         self.p2l[ppn as usize] = NO_PAGE;
         let old = self.valid[gb];
@@ -128,8 +135,7 @@ impl PageFtl {
         self.valid[gb] = old - 1;
         self.last_modified[gb] = self.clock;
         if self.state[gb] == BlockState::Full {
-            let plane = gb as u32 / self.geo.blocks_per_plane;
-            let local = gb as u32 % self.geo.blocks_per_plane;
+            let (plane, local) = self.geo.split_block(gb as u32);
             self.with_victim_index(plane, |index, view| index.on_invalidate(local, old, view));
         }
     }
@@ -222,12 +228,49 @@ impl PageFtl {
         debug_assert_eq!(self.p2l[ppn as usize], NO_PAGE);
         self.p2l[ppn as usize] = lpn;
         self.l2p[lpn as usize] = ppn;
-        let gb = (ppn / self.geo.pages_per_block) as usize;
+        let gb = self.geo.global_block(ppn) as usize;
         self.valid[gb] += 1;
         self.clock += 1;
         self.last_modified[gb] = self.clock;
-        if ppn % self.geo.pages_per_block + 1 == self.geo.pages_per_block {
+        if self.geo.page_in_block(ppn) + 1 == self.geo.pages_per_block {
             self.close_block(gb);
+        }
+    }
+
+    /// Asks the CPU to fetch `lpn`'s L2P entry into the cache (a hint: no state changes): for a
+    /// host write queued now and served later.
+    #[inline(always)]
+    pub fn prefetch_lpn(&self, lpn: Lpn) {
+        prefetch_index(&self.l2p[..], lpn as usize);
+    }
+
+    /// Asks the CPU to fetch what a host write of `lpn` will update of the page it supersedes: the
+    /// page's P2L entry and its block's valid count, clock and state. Reads `lpn`'s L2P entry
+    /// (fetched by [`Self::prefetch_lpn`] when the write was queued); changes nothing.
+    #[inline(always)]
+    pub fn prefetch_overwrite(&self, lpn: Lpn) {
+        let Some(&old) = self.l2p.get(lpn as usize) else {
+            return;
+        };
+        // `NO_PAGE` has the `BUFFERED` bit set: neither has a flash page to prefetch.
+        if old & BUFFERED != 0 {
+            return;
+        }
+        prefetch_index(&self.p2l[..], old as usize);
+        let gb = self.geo.global_block(old) as usize;
+        prefetch_index(&self.valid, gb);
+        prefetch_index(&self.last_modified, gb);
+        prefetch_index(&self.state, gb);
+    }
+
+    /// Asks the CPU to fetch the L2P entry of the logical page stored at `ppn`, if the page is
+    /// valid: for a GC move of it a few moves later (the move rewrites that entry). Changes nothing.
+    #[inline(always)]
+    pub fn prefetch_relocation(&self, ppn: Ppn) {
+        if let Some(&lpn) = self.p2l.get(ppn as usize) {
+            if lpn != NO_PAGE {
+                prefetch_index(&self.l2p[..], lpn as usize);
+            }
         }
     }
 
@@ -235,8 +278,7 @@ impl PageFtl {
     fn close_block(&mut self, gb: usize) {
         debug_assert_eq!(self.state[gb], BlockState::Open);
         self.state[gb] = BlockState::Full;
-        let plane = gb as u32 / self.geo.blocks_per_plane;
-        let local = gb as u32 % self.geo.blocks_per_plane;
+        let (plane, local) = self.geo.split_block(gb as u32);
         self.with_victim_index(plane, |index, view| index.on_full(local, view));
     }
 }
@@ -546,8 +588,8 @@ impl FtlMechanism for PageFtl {
 
     fn skip_page(&mut self, plane: u32, stream: Stream) -> Result<Ppn, FtlError> {
         let ppn = self.allocate(plane, stream)?;
-        if ppn % self.geo.pages_per_block + 1 == self.geo.pages_per_block {
-            self.close_block((ppn / self.geo.pages_per_block) as usize);
+        if self.geo.page_in_block(ppn) + 1 == self.geo.pages_per_block {
+            self.close_block(self.geo.global_block(ppn) as usize);
         }
         Ok(ppn)
     }

@@ -87,7 +87,7 @@ impl PageFtl {
             });
         }
         Ok(PageSnapshot {
-            l2p: self.l2p.clone(),
+            l2p: self.l2p.to_vec(),
             erase_count: self.erase_count.clone(),
             last_modified: self.last_modified.clone(),
             state: self.state.iter().map(|&s| s as u8).collect(),
@@ -140,7 +140,7 @@ impl PageFtl {
             f.p2l[ppn as usize] = lpn as u32;
             f.valid[(ppn / ppb) as usize] += 1;
         }
-        f.l2p.clone_from(&snap.l2p);
+        f.l2p.copy_from_slice(&snap.l2p);
         for (p, (ps, s)) in f.planes.iter_mut().zip(&snap.planes).enumerate() {
             let base = p as u32 * bpp;
             // Each block of the plane must be in exactly the place its state says.
