@@ -173,6 +173,10 @@ impl StaticAllocator {
     /// The plane that holds logical page `lpn`.
     #[inline]
     pub fn plane_of(&self, lpn: Lpn) -> u32 {
+        if self.geo.planes == 1 {
+            // A drive of one plane (a plane aged on its own): no divisions.
+            return 0;
+        }
         let (c, w, d, p) = self.order.split(lpn as u64, &self.geo);
         self.geo.plane_at(c, w, d, p)
     }

@@ -15,9 +15,11 @@
 
 mod check;
 mod hc;
+mod planes;
 mod snapshot;
 
 pub use hc::HcTable;
+pub use planes::plane_share;
 pub use snapshot::{PageSnapshot, PlaneSnapshot};
 
 use std::collections::VecDeque;
