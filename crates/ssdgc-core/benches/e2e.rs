@@ -12,7 +12,12 @@
 //!
 //! Environment:
 //! - `SSDGC_BENCH_REQUESTS`: requests of the measured run (default 5,000,000);
-//! - `SSDGC_BENCH_DRIVES`: comma-separated drives to run, of `16p`, `64p` (default both).
+//! - `SSDGC_BENCH_DRIVES`: comma-separated drives to run, of `16p`, `64p` and `pagc` (default all
+//!   three).
+//!
+//! `pagc` is the preconditioning alone of the `pagc` preset (1 TiB, 256 planes, 134 M physical
+//! pages: fill, then 2 × capacity of random overwrites, the planes aged in parallel on rayon's
+//! threads): its wall and CPU time and peak bytes per physical page.
 //!
 //! Run with `cargo bench -p ssdgc-core --bench e2e` (or the built binary with `--bench`).
 
@@ -137,8 +142,37 @@ fn requests() -> u64 {
         .unwrap_or(5_000_000)
 }
 
+/// Preconditions the `pagc` preset in this process and prints one `key=value` result line.
+fn child_pagc() {
+    let cfg = ConfigBuilder::preset("pagc")
+        .expect("pagc preset")
+        .build()
+        .expect("valid drive");
+    let geo = Geometry::new(&cfg);
+    let wl = Workload::synthetic("count=1", geo.logical_bytes(), SEED).expect("workload");
+    let opts = RunOptions::from_config(&cfg, SEED).expect("options");
+    let ticks = clock_ticks();
+    let (c0, w0) = (cpu_seconds(ticks), Instant::now());
+    let mut sim = Simulator::new(&cfg, wl, opts).expect("simulator");
+    sim.precondition(&mut |_| {}).expect("preconditioning");
+    let (c1, w1) = (cpu_seconds(ticks), Instant::now());
+    println!(
+        "RESULT drive=pagc planes={} physical={} logical={} threads={} pre_cpu={:.3} pre_wall={:.3} peak={}",
+        geo.planes,
+        geo.physical_pages,
+        geo.logical_pages,
+        rayon::current_num_threads(),
+        c1 - c0,
+        (w1 - w0).as_secs_f64(),
+        peak_rss(),
+    );
+}
+
 /// Runs one drive in this process and prints one `key=value` result line.
 fn child(key: &str) {
+    if key == "pagc" {
+        return child_pagc();
+    }
     let drive = DRIVES.iter().find(|d| d.key == key).expect("known drive");
     let n = requests();
     let mut b = ConfigBuilder::preset("default").expect("default preset");
@@ -192,6 +226,23 @@ fn num(line: &str, name: &str) -> f64 {
     field(line, name).parse().expect("numeric field")
 }
 
+/// Runs drive `key` in a child process of its own and returns its result line.
+fn child_line(exe: &std::path::Path, key: &str) -> String {
+    let out = Command::new(exe)
+        .env(CHILD_ENV, key)
+        .output()
+        .expect("child run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+        panic!("drive {key} failed: {}", out.status);
+    }
+    text.lines()
+        .find(|l| l.starts_with("RESULT "))
+        .expect("result line")
+        .to_string()
+}
+
 fn main() {
     if let Ok(key) = std::env::var(CHILD_ENV) {
         child(&key);
@@ -203,7 +254,7 @@ fn main() {
         println!("e2e: measures only under `cargo bench -p ssdgc-core --bench e2e`; skipped");
         return;
     }
-    let wanted = std::env::var("SSDGC_BENCH_DRIVES").unwrap_or_else(|_| "16p,64p".into());
+    let wanted = std::env::var("SSDGC_BENCH_DRIVES").unwrap_or_else(|_| "16p,64p,pagc".into());
     let exe = std::env::current_exe().expect("own path");
     println!(
         "ssdgc end-to-end: {} x 4 KiB uniform random writes, closed loop QD 32, baseline GC, greedy, \
@@ -211,29 +262,21 @@ fn main() {
         requests()
     );
     let mut lines = Vec::new();
+    let mut pagc = None;
     for key in wanted.split(',').map(str::trim).filter(|k| !k.is_empty()) {
+        if key == "pagc" {
+            pagc = Some(child_line(&exe, key));
+            continue;
+        }
         let d = DRIVES
             .iter()
             .find(|d| d.key == key)
-            .unwrap_or_else(|| panic!("unknown drive '{key}': use 16p or 64p"));
+            .unwrap_or_else(|| panic!("unknown drive '{key}': use 16p, 64p or pagc"));
         println!("\n{key}: settings (on the default preset):");
         for s in d.settings() {
             println!("  --set {s}");
         }
-        let out = Command::new(&exe)
-            .env(CHILD_ENV, key)
-            .output()
-            .expect("child run");
-        let text = String::from_utf8_lossy(&out.stdout);
-        if !out.status.success() {
-            eprintln!("{}", String::from_utf8_lossy(&out.stderr));
-            panic!("drive {key} failed: {}", out.status);
-        }
-        let line = text
-            .lines()
-            .find(|l| l.starts_with("RESULT "))
-            .expect("result line")
-            .to_string();
+        let line = child_line(&exe, key);
         println!(
             "  {} physical pages, {} logical, {} blocks/plane held back: effective spare {}",
             field(&line, "physical"),
@@ -273,6 +316,20 @@ fn main() {
             num(l, "waf_model"),
             peak / (1 << 20) as f64,
             peak / phys,
+        );
+    }
+    if let Some(l) = pagc {
+        let phys = num(&l, "physical");
+        println!(
+            "\npagc preset preconditioning ({} planes, {} physical pages, fill + 2x overwrites, {} threads): \
+             {:.2} s wall, {:.2} CPU s, peak {:.1} MiB = {:.2} B/phys pg",
+            field(&l, "planes"),
+            field(&l, "physical"),
+            field(&l, "threads"),
+            num(&l, "pre_wall"),
+            num(&l, "pre_cpu"),
+            num(&l, "peak") / (1 << 20) as f64,
+            num(&l, "peak") / phys,
         );
     }
     println!(

@@ -53,8 +53,14 @@ fn drive_16_planes() -> Config {
 fn steady_ftl(cfg: &Config, rng: &mut SimRng) -> Ftl {
     let geo = Geometry::new(cfg);
     let mut ftl = Ftl::new(cfg, &geo).expect("valid FTL");
-    precondition::run(&mut ftl, Precondition::Steady(2.0), rng, &mut |_, _| {})
-        .expect("preconditioning");
+    precondition::run(
+        &mut ftl,
+        Precondition::Steady(2.0),
+        rng.gen(),
+        0,
+        &mut |_, _| {},
+    )
+    .expect("preconditioning");
     ftl
 }
 

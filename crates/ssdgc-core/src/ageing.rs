@@ -30,10 +30,17 @@
 //! GC statistics cover the measured run only; erase counts per block are physical wear and keep the
 //! preconditioning's erases.
 //!
+//! On a page-mapped drive (without hot/cold separation) `fill` and `steady` age the planes apart,
+//! in parallel ([`planes`]): static allocation gives each plane a fixed share of the logical space
+//! and GC never moves a page out of its plane, so each plane writes its own pages in order and then
+//! its share of the overwrites, drawn from a random stream of its own; the aged state is the same
+//! whatever the number of threads.
+//!
 //! [`state`] keeps an aged drive as a value ([`state::AgedState`]) with the inputs it was aged
 //! under ([`state::AgeingKey`]): runs whose inputs are equal age once and share it, and a file
 //! keeps it across runs.
 
+mod planes;
 pub mod state;
 
 pub use state::{AgedState, AgeingKey};
@@ -42,7 +49,7 @@ use rand::Rng;
 
 use crate::ftl::{Ftl, FtlError};
 use crate::gc;
-use crate::rng::SimRng;
+use crate::rng::{drive_stream, rng_for, streams, SimRng};
 
 /// How to precondition.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -114,39 +121,55 @@ pub fn write_instant(ftl: &mut Ftl, lpn: u32, rng: &mut SimRng) -> Result<(), Ft
     ftl.host_write(lpn).map(|_| ())
 }
 
-/// Runs the preconditioning and resets the counters; `progress(done, total)` is called every
-/// 2^20 page writes.
+/// Runs the preconditioning of drive `drive` with the preconditioning streams of `seed` and
+/// resets the counters; `progress(done, total)` hears about it now and then (every 2^20 page
+/// writes when the drive is aged as one, after each group of planes when its planes are aged
+/// apart).
+///
+/// A fresh page-mapped drive without hot/cold separation ([`Ftl::planes_separable`]) is aged
+/// plane by plane, in parallel on rayon's threads ([`planes`]): each plane writes its own logical
+/// pages in order and then draws its share of the overwrites from a stream of its own, so the aged
+/// state does not depend on the number of threads. Otherwise (the log-block FTLs, hot/cold
+/// classification) the drive is aged as one, from the drive's preconditioning stream
+/// (`drive_stream(drive, PRECONDITION)`).
 pub fn run(
     ftl: &mut Ftl,
     how: Precondition,
-    rng: &mut SimRng,
+    seed: u64,
+    drive: u32,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<(), FtlError> {
     let logical = ftl.geometry().logical_pages;
     let overwrites = match how {
-        Precondition::Steady(n) => (n * logical as f64).round() as u64,
+        Precondition::None => {
+            ftl.reset_counters();
+            return Ok(());
+        }
+        Precondition::Fill => 0.0,
+        Precondition::Steady(n) => n,
         Precondition::Trace(_) => {
             unreachable!("trace preconditioning needs the workload: ageing::trace")
         }
-        _ => 0,
     };
-    let total = if how == Precondition::None {
-        0
-    } else {
-        logical as u64 + overwrites
-    };
+    if ftl.planes_separable() {
+        planes::run(ftl, overwrites, seed, drive, progress)?;
+        ftl.reset_counters();
+        return Ok(());
+    }
+    let mut rng = rng_for(seed, drive_stream(drive, streams::PRECONDITION));
+    let rng = &mut rng;
+    let overwrites = (overwrites * logical as f64).round() as u64;
+    let total = logical as u64 + overwrites;
     let mut done = 0u64;
     let mut tick = |done: u64| {
         if done & 0xF_FFFF == 0 {
             progress(done, total);
         }
     };
-    if how != Precondition::None {
-        for lpn in 0..logical {
-            write_instant(ftl, lpn, rng)?;
-            done += 1;
-            tick(done);
-        }
+    for lpn in 0..logical {
+        write_instant(ftl, lpn, rng)?;
+        done += 1;
+        tick(done);
     }
     for _ in 0..overwrites {
         let lpn = rng.gen_range(0..logical);

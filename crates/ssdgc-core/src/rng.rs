@@ -33,9 +33,36 @@ pub fn drive_stream(drive: u32, kind: u64) -> u64 {
     drive as u64 * 256 + kind
 }
 
+/// Streams of a plane aged on its own ([`plane_stream`]).
+pub mod plane_streams {
+    /// The logical pages the plane overwrites.
+    pub const OVERWRITES: u64 = 0;
+    /// Victim choice while the plane is aged.
+    pub const VICTIMS: u64 = 1;
+}
+
+/// Stream `kind` ([`plane_streams`]) of plane `plane` of drive `drive`, when the planes are aged
+/// apart: `2^48 + drive × 2^25 + plane × 2 + kind`, above every [`drive_stream`].
+pub fn plane_stream(drive: u32, plane: u32, kind: u64) -> u64 {
+    debug_assert!(plane < 1 << 24 && drive < 1 << 23 && kind < 2);
+    (1u64 << 48) + ((drive as u64) << 25) + ((plane as u64) << 1) + kind
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plane_streams_are_distinct_from_each_other_and_from_drive_streams() {
+        let mut all: Vec<u64> = (0..4)
+            .flat_map(|d| (0..300).flat_map(move |p| (0..2).map(move |k| plane_stream(d, p, k))))
+            .collect();
+        all.extend((0..64).flat_map(|d| (0..256).map(move |k| drive_stream(d, k))));
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n);
+    }
 
     #[test]
     fn drive_zero_keeps_the_single_drive_streams_and_others_are_distinct() {

@@ -169,8 +169,8 @@ fn wear_aware_victims_narrow_the_erase_spread() {
 }
 
 /// Every preemptible variant survives the write burst, and merging and pipelining do what they say:
-/// merged reads under `pgc-merge` and `pgc`; host commands pipelined with GC, less GC die time
-/// and faster writes with pipelining.
+/// merged reads under `pgc-merge` and `pgc`; host commands pipelined with GC and less GC die time
+/// with pipelining (faster writes: `pipelined_writes_are_faster_where_the_drive_keeps_up`).
 #[test]
 fn every_variant_survives_a_burst_and_its_features_show() {
     let spec = "count=20000,size=exp:16KiB,interarrival=exp:1ms,seq=0.4,read=0.5";
@@ -234,14 +234,33 @@ fn every_variant_survives_a_burst_and_its_features_show() {
             unpipelined(r)
         );
     }
-    // A pipelined write hides its command and transfer behind the GC program it follows.
-    let write_mean = |name: &str| {
-        runs.iter()
-            .find(|(g, _)| *g == name)
-            .map(|(_, r)| r.latency_us.write.mean)
-            .unwrap()
-    };
-    assert!(write_mean("pgc-pipeline") < write_mean("pgc-none"));
+}
+
+/// A pipelined write hides its command and transfer behind the GC program it follows, so writes
+/// are faster with pipelining. Measured where that is the effect and not noise: under a load the
+/// drive keeps up with, on several seeds (each its own aged drive). Under the write burst above
+/// the write mean is a second or more of queueing, in which pipelining's few microseconds per
+/// pipelined write are far below the differences that any change of timing makes to which
+/// requests wait behind which GC job; there its sign depends on the ageing draw.
+#[test]
+fn pipelined_writes_are_faster_where_the_drive_keeps_up() {
+    let spec = "count=20000,size=exp:16KiB,interarrival=exp:4ms,seq=0.4,read=0.5";
+    for seed in [1, 2, 3] {
+        let none = run("pgc-none", &[], spec, seed);
+        let piped = run("pgc-pipeline", &[], spec, seed);
+        let p = piped.schemes.pipeline.as_ref().expect("a pipeline section");
+        assert!(p.host_writes > 0, "seed {seed}: nothing pipelined");
+        assert_eq!(
+            none.requests.total, piped.requests.total,
+            "seed {seed}: the same requests"
+        );
+        assert!(
+            piped.latency_us.write.mean < none.latency_us.write.mean,
+            "seed {seed}: write mean {} with pipelining, {} without",
+            piped.latency_us.write.mean,
+            none.latency_us.write.mean
+        );
+    }
 }
 
 /// Table V's worst-case waits in state S1: with GC always running (`T_soft` far above the free

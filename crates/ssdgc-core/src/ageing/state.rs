@@ -59,8 +59,9 @@ use crate::ftl::FtlSnapshot;
 use super::Precondition;
 
 /// Version of the ageing algorithm: changed whenever the same inputs would age a drive
-/// differently, so that a saved state from before no longer matches.
-pub const AGEING_VERSION: u32 = 1;
+/// differently, so that a saved state from before no longer matches. Version 2: the planes of a
+/// page-mapped drive are aged apart, each drawing its overwrites from a stream of its own.
+pub const AGEING_VERSION: u32 = 2;
 
 /// Version of the aged-state file format.
 pub const FORMAT_VERSION: u32 = 1;

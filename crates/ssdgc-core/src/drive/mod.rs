@@ -397,8 +397,7 @@ impl Drive {
                 "trace preconditioning replays the workload: the simulator does it (Simulator::precondition)".into(),
             ));
         }
-        let mut rng = rng_for(seed, drive_stream(self.id as u32, streams::PRECONDITION));
-        precondition::run(&mut self.ftl, mode, &mut rng, progress)?;
+        precondition::run(&mut self.ftl, mode, seed, self.id as u32, progress)?;
         Ok(())
     }
 

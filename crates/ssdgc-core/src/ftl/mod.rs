@@ -597,3 +597,63 @@ impl Ftl {
         }
     }
 }
+
+/// Planes lent out and joined back, for preconditioning the planes of a drive apart
+/// ([`page::PageFtl`]'s `planes` module).
+impl Ftl {
+    /// True when the drive's planes can be aged apart: the page-mapped FTL, nothing written yet,
+    /// and no hot/cold classification (whose table is indexed by the drive's logical pages). The
+    /// log-block FTLs are aged as one.
+    pub fn planes_separable(&self) -> bool {
+        match self.map {
+            Mapping::Page(ref f) => f.is_fresh(),
+            Mapping::LogBlock(_) => false,
+        }
+    }
+
+    /// The residue modulo the plane count of the logical pages each plane holds (under page
+    /// mapping; empty otherwise).
+    pub fn plane_residues(&self) -> Vec<u32> {
+        match self.map {
+            Mapping::Page(ref f) => f.plane_residues(),
+            Mapping::LogBlock(_) => Vec::new(),
+        }
+    }
+
+    /// Lends plane `plane` (logical pages of residue `residue`) of a drive whose planes are
+    /// separable ([`Ftl::planes_separable`]) to a one-plane drive of its own, whose logical page
+    /// `k` is this drive's `k × planes + residue`; [`Ftl::join_planes`] takes it back.
+    pub fn split_plane(&mut self, plane: u32, residue: u32) -> Ftl {
+        let Mapping::Page(ref mut f) = self.map else {
+            panic!("only the page-mapped FTL splits into planes");
+        };
+        let sub = f.split_plane(plane, residue);
+        let geo = sub.geometry().clone();
+        Ftl {
+            alloc: crate::flash::StaticAllocator::new(
+                crate::flash::AllocationOrder::parse("CWDP").expect("a valid order"),
+                &geo,
+            ),
+            geo,
+            map: Mapping::Page(sub),
+            counters: FtlCounters::default(),
+        }
+    }
+
+    /// Takes back planes lent out with [`Ftl::split_plane`], each as (plane, residue, its
+    /// one-plane drive), and moves the drive's logical clock to the latest program of any plane
+    /// joined so far. Their work counters are dropped.
+    pub fn join_planes(&mut self, subs: Vec<(u32, u32, Ftl)>) {
+        let Mapping::Page(ref mut f) = self.map else {
+            panic!("only the page-mapped FTL joins planes");
+        };
+        let subs = subs
+            .into_iter()
+            .map(|(p, r, sub)| match sub.map {
+                Mapping::Page(s) => (p, r, s),
+                Mapping::LogBlock(_) => panic!("only the page-mapped FTL joins planes"),
+            })
+            .collect();
+        f.join_planes(subs);
+    }
+}

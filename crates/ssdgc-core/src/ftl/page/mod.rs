@@ -16,10 +16,12 @@
 
 mod check;
 mod hc;
+mod planes;
 mod snapshot;
 mod table;
 
 pub use hc::HcTable;
+pub use planes::plane_share;
 pub use snapshot::{PageSnapshot, PlaneSnapshot};
 use table::PageTable;
 
