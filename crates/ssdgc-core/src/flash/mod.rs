@@ -130,6 +130,22 @@ impl Geometry {
         }
     }
 
+    /// The drive of one of this drive's planes on its own (one channel, chip, die and plane) whose
+    /// host sees `logical_pages`: blocks, pages and their sizes are this drive's.
+    pub fn one_plane(&self, logical_pages: u32) -> Geometry {
+        Geometry {
+            channels: 1,
+            chips_per_channel: 1,
+            dies_per_chip: 1,
+            planes_per_die: 1,
+            planes: 1,
+            dies: 1,
+            physical_pages: self.pages_per_plane,
+            logical_pages,
+            ..self.clone()
+        }
+    }
+
     /// Total blocks.
     pub fn blocks(&self) -> u32 {
         self.planes * self.blocks_per_plane

@@ -21,8 +21,9 @@
 
 use std::collections::VecDeque;
 
+use super::table::PageTable;
 use super::{PageFtl, PlaneState, WritePoint, BUFFERED, NO_BLOCK};
-use crate::flash::{AllocationOrder, Geometry, StaticAllocator};
+use crate::flash::{AllocationOrder, StaticAllocator};
 use crate::ftl::streams::STREAMS;
 use crate::ftl::BlockState;
 use crate::units::NO_PAGE;
@@ -90,17 +91,7 @@ impl PageFtl {
     pub(crate) fn split_plane(&mut self, plane: u32, residue: u32) -> PageFtl {
         let g = &self.geo;
         let share = plane_share(g.logical_pages, g.planes, residue);
-        let geo = Geometry {
-            channels: 1,
-            chips_per_channel: 1,
-            dies_per_chip: 1,
-            planes_per_die: 1,
-            planes: 1,
-            dies: 1,
-            physical_pages: g.pages_per_plane,
-            logical_pages: share,
-            ..g.clone()
-        };
+        let geo = g.one_plane(share);
         let bpp = g.blocks_per_plane as usize;
         let ppp = g.pages_per_plane as usize;
         let fresh = self.fresh_plane(&self.planes[plane as usize]);
@@ -109,8 +100,8 @@ impl PageFtl {
         let order = AllocationOrder::parse("CWDP").expect("a valid order");
         PageFtl {
             alloc: StaticAllocator::new(order, &geo),
-            l2p: vec![NO_PAGE; share as usize],
-            p2l: vec![NO_PAGE; ppp],
+            l2p: PageTable::filled(share as usize, NO_PAGE),
+            p2l: PageTable::filled(ppp, NO_PAGE),
             valid: vec![0; bpp],
             erase_count: vec![0; bpp],
             last_modified: vec![0; bpp],
@@ -136,7 +127,7 @@ impl PageFtl {
         for (plane, residue, sub) in &mut subs {
             let base = *plane * ppp;
             let dst = &mut self.p2l[base as usize..(base + ppp) as usize];
-            for (d, &local) in dst.iter_mut().zip(&sub.p2l) {
+            for (d, &local) in dst.iter_mut().zip(sub.p2l.iter()) {
                 *d = if local == NO_PAGE {
                     NO_PAGE
                 } else {
