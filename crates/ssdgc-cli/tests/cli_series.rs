@@ -63,7 +63,7 @@ fn a_long_series_is_drawn_compactly() {
         "--series-interval",
         "1ms",
     ]);
-    assert!(out.contains("each character: 82 points"), "{out}");
+    assert!(out.contains("each character: 75 points"), "{out}");
     let series = &out[out.find("series by time").unwrap()..];
     assert!(series.lines().all(|l| l.chars().count() <= 100), "{out}");
     assert!(
