@@ -179,17 +179,36 @@ impl Drive {
             return mask;
         };
         let greedy = self.multiplane.mode == HostMultiplane::Greedy;
+        // Planes none of whose queued writes can join: what rules a write out but its
+        // read-modify-write depends on its plane alone (the plane's GC being due, its write
+        // point's offset), so the first write of a plane that fails it rules out the plane, and
+        // the scan ends once every plane has joined or been ruled out. Without this a deep queue
+        // of writes that cannot join was scanned whole for every command (quadratic in the queue).
+        let all = if max >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << max) - 1
+        };
+        let mut ruled_out = 0u64;
         let mut picked: Vec<usize> = Vec::new();
         for (i, &id) in die.ids.iter().enumerate() {
-            if picked.len() + 1 == max {
+            if picked.len() + 1 == max || (lead.write && (mask | ruled_out) == all) {
                 break;
             }
             let c = self.txns[id as usize];
             let bit = 1u64 << self.geo.plane_in_die(c.plane);
-            if c.write != lead.write || mask & bit != 0 {
+            if c.write != lead.write || (mask | ruled_out) & bit != 0 {
                 continue;
             }
-            if c.write && (self.ftl.needs_gc(c.plane) || self.needs_rmw(&c)) {
+            if c.write && self.ftl.needs_gc(c.plane) {
+                ruled_out |= bit;
+                continue;
+            }
+            if c.write && !greedy && offset_of(self, c.plane, c.lpn, true) != Some(target) {
+                ruled_out |= bit;
+                continue;
+            }
+            if c.write && self.needs_rmw(&c) {
                 continue;
             }
             let Some(off) = offset_of(self, c.plane, c.lpn, c.write) else {
