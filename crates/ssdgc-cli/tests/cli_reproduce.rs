@@ -136,13 +136,15 @@ fn pgc_quick_headlines() {
             "{id}: no GC"
         );
     }
-    // Table II on the simulated drive: the bandwidth per second varies no more with 80% writes
-    // than with 40% (the paper's COTS drives: more); the disagreement is pinned.
+    // Table II on the simulated drive: the bandwidth per second varies about as much with 80%
+    // writes as with 40% (the CV of both is counting noise over hundreds of GC jobs a second;
+    // the ratio's sign follows the ageing draw: 0.94 and 1.04), far below the paper's SLC drive's
+    // 1.56. What is pinned is that no systematic effect appears, not a direction.
     for id in ["tab2-cots-cv-ssd-a", "tab2-cots-cv-ssd-b"] {
         let c = claim(&v, id);
         assert_eq!(c["status"], "measured", "{c}");
-        assert!(ratio(&v, id) < 1.0, "{c}");
-        assert_eq!(c["agrees"], false, "{c}");
+        let r = ratio(&v, id);
+        assert!((0.8..1.25).contains(&r), "{c}");
         assert!(c["gc_jobs"].as_u64().unwrap() > 0, "{c}");
     }
     // The figure data over time: one row per point, free blocks and bandwidth.
