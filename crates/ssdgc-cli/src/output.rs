@@ -84,19 +84,7 @@ fn ratio(v: f64, base: f64) -> String {
 /// The drive of a report, in one short line.
 fn drive_line(r: &Report) -> String {
     let d = &r.drive;
-    let mut s = format!(
-        "{}ch {}chips {}dies {}planes, {} blocks of {} x {} B pages, op {:.2}, gc at {:.2}, {}",
-        d.channels,
-        d.chips_per_channel,
-        d.dies_per_chip,
-        d.planes_per_die,
-        d.blocks_per_plane,
-        d.pages_per_block,
-        d.page_size,
-        d.overprovision,
-        d.gc_threshold,
-        d.allocation
-    );
+    let mut s = d.to_string();
     if let Some(a) = &d.array {
         s.push_str(&format!(", RAID-0 of {}", a.drives));
     }

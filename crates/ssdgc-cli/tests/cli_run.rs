@@ -104,7 +104,7 @@ fn run_without_arguments_prints_the_table_of_the_default_workload() {
         "{out}"
     );
     for needle in [
-        "drive: 2ch x 2chips",
+        "drive: 2ch 2chips",
         "workload: synthetic:count=200000",
         "requests: 200000 (0 reads, 200000 writes)",
         "mean",

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::{ClaimResult, Outcome};
+use crate::{ClaimResult, Outcome, RunRow};
 
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
@@ -209,6 +209,21 @@ struct JsonOut<'a> {
     not_yet_reproducible: Vec<JsonSkipped<'a>>,
 }
 
+/// The columns naming a run, first in every per-run CSV.
+const RUN_COLUMNS: &str = "experiment,scheme,seed,workload,vary";
+
+/// A run's values of [`RUN_COLUMNS`].
+fn run_key(r: &RunRow) -> String {
+    format!(
+        "{},{},{},{},{}",
+        csv_field(&r.experiment),
+        csv_field(&r.label),
+        r.seed,
+        csv_field(&r.workload),
+        csv_field(r.vary.as_deref().unwrap_or(""))
+    )
+}
+
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
@@ -219,8 +234,8 @@ fn csv_field(s: &str) -> String {
 
 /// The CSV of one experiment: one row per run.
 pub fn csv(o: &Outcome, experiment: &str) -> String {
-    let mut t = String::from(
-        "experiment,scheme,seed,workload,vary,requests,mean_us,std_us,p99_us,p999_us,max_us,read_mean_us,write_mean_us,waf,gc_invocations,gc_time_ms,gc_pages_moved,blocks_erased,st_us,csgc_us,cogc_us,lc_us,cngc_us,plane_gc,plane_wait_other_gc,erase_min,erase_max,erase_std\n",
+    let mut t = format!(
+        "{RUN_COLUMNS},requests,mean_us,std_us,p99_us,p999_us,max_us,read_mean_us,write_mean_us,waf,gc_invocations,gc_time_ms,gc_pages_moved,blocks_erased,st_us,csgc_us,cogc_us,lc_us,cngc_us,plane_gc,plane_wait_other_gc,erase_min,erase_max,erase_std\n",
     );
     for r in o.rows.iter().filter(|r| r.experiment == experiment) {
         let p = &r.report;
@@ -228,12 +243,8 @@ pub fn csv(o: &Outcome, experiment: &str) -> String {
         let b = &p.breakdown_us;
         let _ = writeln!(
             t,
-            "{},{},{},{},{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.4},{},{:.3},{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.5},{:.5},{},{},{:.4}",
-            csv_field(&r.experiment),
-            csv_field(&r.label),
-            r.seed,
-            csv_field(&r.workload),
-            csv_field(r.vary.as_deref().unwrap_or("")),
+            "{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.3},{:.4},{},{:.3},{},{},{:.3},{:.3},{:.3},{:.3},{:.3},{:.5},{:.5},{},{},{:.4}",
+            run_key(r),
             p.requests.total,
             l.all.mean,
             l.all.std,
@@ -267,8 +278,8 @@ pub fn csv(o: &Outcome, experiment: &str) -> String {
 /// run has them.
 pub fn critical_path_csv(o: &Outcome, experiment: &str) -> Option<String> {
     use ssdgc_core::metrics::EXCESS_STEPS_MS;
-    let mut t = String::from(
-        "experiment,scheme,seed,workload,vary,drive,requests,wcrt_us,write_wcrt_us,gc_overhead_us,gc_overhead_share,excess_requests,excess_us",
+    let mut t = format!(
+        "{RUN_COLUMNS},drive,requests,wcrt_us,write_wcrt_us,gc_overhead_us,gc_overhead_share,excess_requests,excess_us",
     );
     for s in EXCESS_STEPS_MS {
         let _ = write!(t, ",excess_over_{s}ms");
@@ -292,12 +303,8 @@ pub fn critical_path_csv(o: &Outcome, experiment: &str) -> Option<String> {
             let a = p.schemes.agc.clone().unwrap_or_default();
             let _ = write!(
                 t,
-                "{},{},{},{},{},{},{},{:.3},{:.3},{:.3},{:.6},{},{:.3}",
-                csv_field(&r.experiment),
-                csv_field(&r.label),
-                r.seed,
-                csv_field(&r.workload),
-                csv_field(r.vary.as_deref().unwrap_or("")),
+                "{},{},{},{:.3},{:.3},{:.3},{:.6},{},{:.3}",
+                run_key(r),
                 drive,
                 p.requests.total,
                 p.latency_us.all.max,
@@ -336,8 +343,7 @@ pub fn critical_path_csv(o: &Outcome, experiment: &str) -> Option<String> {
 /// The response time along the write requests of one experiment's runs (`series.by_write`, AGC/DGC
 /// paper Figs. 8, 9): one row per point. `None` when no run has the series.
 pub fn write_series_csv(o: &Outcome, experiment: &str) -> Option<String> {
-    let mut t =
-        String::from("experiment,scheme,seed,workload,vary,first_write,writes,mean_us,max_us\n");
+    let mut t = format!("{RUN_COLUMNS},first_write,writes,mean_us,max_us\n");
     let mut any = false;
     for r in o.rows.iter().filter(|r| r.experiment == experiment) {
         let Some(points) = r.report.series.as_ref().and_then(|s| s.by_write.as_ref()) else {
@@ -347,12 +353,8 @@ pub fn write_series_csv(o: &Outcome, experiment: &str) -> Option<String> {
         for p in points {
             let _ = writeln!(
                 t,
-                "{},{},{},{},{},{},{},{:.3},{:.3}",
-                csv_field(&r.experiment),
-                csv_field(&r.label),
-                r.seed,
-                csv_field(&r.workload),
-                csv_field(r.vary.as_deref().unwrap_or("")),
+                "{},{},{},{:.3},{:.3}",
+                run_key(r),
                 p.start,
                 p.requests,
                 p.mean_us,
@@ -373,8 +375,8 @@ pub fn time_series_csv(o: &Outcome, experiment: &str) -> Option<String> {
         .find(|e| e.id == experiment)?
         .series_interval
         .as_ref()?;
-    let mut t = String::from(
-        "experiment,scheme,seed,workload,vary,interval_s,start_s,requests,mean_us,max_us,p99_us,read_bytes,write_bytes,bandwidth_mib_s,min_free_blocks\n",
+    let mut t = format!(
+        "{RUN_COLUMNS},interval_s,start_s,requests,mean_us,max_us,p99_us,read_bytes,write_bytes,bandwidth_mib_s,min_free_blocks\n",
     );
     for r in o.rows.iter().filter(|r| r.experiment == experiment) {
         let Some(s) = r.report.series.as_ref() else {
@@ -386,12 +388,8 @@ pub fn time_series_csv(o: &Outcome, experiment: &str) -> Option<String> {
         for p in points {
             let _ = writeln!(
                 t,
-                "{},{},{},{},{},{},{},{},{:.3},{:.3},{:.3},{},{},{:.3},{}",
-                csv_field(&r.experiment),
-                csv_field(&r.label),
-                r.seed,
-                csv_field(&r.workload),
-                csv_field(r.vary.as_deref().unwrap_or("")),
+                "{},{},{},{},{:.3},{:.3},{:.3},{},{},{:.3},{}",
+                run_key(r),
                 w,
                 p.start,
                 p.requests,

@@ -225,29 +225,28 @@ impl<W: Write> Out<W> {
         let n = u32::try_from(n).map_err(|_| std::io::Error::other("a table is too long"))?;
         self.u32(n)
     }
-    fn u32s(&mut self, v: &[u32]) -> std::io::Result<()> {
+    /// A table: its length, then each value's little-endian bytes, written in chunks.
+    fn table<T: Copy, const N: usize>(
+        &mut self,
+        v: &[T],
+        le: impl Fn(T) -> [u8; N],
+    ) -> std::io::Result<()> {
         self.len(v.len())?;
-        let mut buf = Vec::with_capacity(4 * v.len().min(1 << 16));
+        let mut buf = Vec::with_capacity(N * v.len().min(1 << 16));
         for chunk in v.chunks(1 << 16) {
             buf.clear();
-            for x in chunk {
-                buf.extend_from_slice(&x.to_le_bytes());
+            for &x in chunk {
+                buf.extend_from_slice(&le(x));
             }
             self.bytes(&buf)?;
         }
         Ok(())
     }
+    fn u32s(&mut self, v: &[u32]) -> std::io::Result<()> {
+        self.table(v, u32::to_le_bytes)
+    }
     fn u64s(&mut self, v: &[u64]) -> std::io::Result<()> {
-        self.len(v.len())?;
-        let mut buf = Vec::with_capacity(8 * v.len().min(1 << 16));
-        for chunk in v.chunks(1 << 16) {
-            buf.clear();
-            for x in chunk {
-                buf.extend_from_slice(&x.to_le_bytes());
-            }
-            self.bytes(&buf)?;
-        }
-        Ok(())
+        self.table(v, u64::to_le_bytes)
     }
 }
 

@@ -146,19 +146,7 @@ impl Report {
         if self.gc_axes.overridden {
             out.push_str(&format!("gc axes: {}\n", self.gc_axes.summary()));
         }
-        out.push_str(&format!(
-            "drive: {}ch x {}chips x {}dies x {}planes x {}blocks x {}pages x {}B, op {:.2}, gc threshold {:.2}, {}\n",
-            d.channels,
-            d.chips_per_channel,
-            d.dies_per_chip,
-            d.planes_per_die,
-            d.blocks_per_plane,
-            d.pages_per_block,
-            d.page_size,
-            d.overprovision,
-            d.gc_threshold,
-            d.allocation
-        ));
+        out.push_str(&format!("drive: {d}\n"));
         if let Some(a) = &d.array {
             out.push_str(&format!(
                 "array: RAID-0 of {} such drives, {} B chunks, {} logical pages\n",

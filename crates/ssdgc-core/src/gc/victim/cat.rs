@@ -61,30 +61,17 @@ impl VictimPolicy for Cat {
     candidates_in_set!();
 
     fn pick(&mut self, view: &PlaneView<'_>, _rng: &mut SimRng) -> Option<u32> {
-        if self.set.is_empty() {
-            return None;
-        }
         let p = u128::from(self.pages_per_block);
-        // Best (lowest) score so far as best_num / best_den; den == 0 encodes +inf.
-        let mut best_slot = usize::MAX;
-        let mut best_num: u128 = 1;
-        let mut best_den: u128 = 0;
-        for (slot, &block) in self.set.as_slice().iter().enumerate() {
-            let b = block as usize;
+        // The lowest score `v · (erase_count + 1) / ((P − v) · (age + 1))`; a fully valid block's
+        // denominator is 0 (+∞), a block with no valid page is chosen at once.
+        self.set.take_best(true, |b| {
             let v = u128::from(view.valid[b]);
             if v == 0 {
-                best_slot = slot;
-                break;
+                return None;
             }
             let age1 = u128::from(view.now.saturating_sub(view.last_modified[b])) + 1;
             let num = v * (u128::from(view.erase_count[b]) + 1);
-            let den = p.saturating_sub(v) * age1;
-            if best_slot == usize::MAX || num * best_den < best_num * den {
-                best_slot = slot;
-                best_num = num;
-                best_den = den;
-            }
-        }
-        Some(self.set.remove_slot(best_slot))
+            Some((num, p.saturating_sub(v) * age1))
+        })
     }
 }

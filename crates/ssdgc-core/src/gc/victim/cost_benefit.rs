@@ -60,29 +60,15 @@ impl VictimPolicy for CostBenefit {
     candidates_in_set!();
 
     fn pick(&mut self, view: &PlaneView<'_>, _rng: &mut SimRng) -> Option<u32> {
-        if self.set.is_empty() {
-            return None;
-        }
         let p = u128::from(self.pages_per_block);
-        // Best score so far as the fraction best_num / best_den (den > 0 once set).
-        let mut best_slot = usize::MAX;
-        let mut best_num: u128 = 0;
-        let mut best_den: u128 = 1;
-        for (slot, &block) in self.set.as_slice().iter().enumerate() {
-            let b = block as usize;
+        // The highest score `(P − v) · age / v`; a block with no valid page is chosen at once.
+        self.set.take_best(false, |b| {
             let v = u128::from(view.valid[b]);
             if v == 0 {
-                best_slot = slot;
-                break;
+                return None;
             }
             let age = u128::from(view.now.saturating_sub(view.last_modified[b]));
-            let num = p.saturating_sub(v) * age;
-            if best_slot == usize::MAX || num * best_den > best_num * v {
-                best_slot = slot;
-                best_num = num;
-                best_den = v;
-            }
-        }
-        Some(self.set.remove_slot(best_slot))
+            Some((p.saturating_sub(v) * age, v))
+        })
     }
 }

@@ -120,6 +120,39 @@ impl IndexedSet {
         block
     }
 
+    /// Removes and returns the member with the best score, `None` when the set is empty. A score is
+    /// the exact fraction `num / den` that `score(block)` gives (`den == 0` is `+∞`), compared by
+    /// cross-multiplication; the lowest wins when `lowest`, else the highest. A block whose score
+    /// is `None` is best outright and ends the scan. Ties go to the first member in slot order.
+    pub(crate) fn take_best(
+        &mut self,
+        lowest: bool,
+        mut score: impl FnMut(usize) -> Option<(u128, u128)>,
+    ) -> Option<u32> {
+        if self.items.is_empty() {
+            return None;
+        }
+        let mut best_slot = usize::MAX;
+        let (mut best_num, mut best_den) = (0u128, 1u128);
+        for (slot, &block) in self.items.iter().enumerate() {
+            let Some((num, den)) = score(block as usize) else {
+                best_slot = slot;
+                break;
+            };
+            let better = if lowest {
+                num * best_den < best_num * den
+            } else {
+                num * best_den > best_num * den
+            };
+            if best_slot == usize::MAX || better {
+                best_slot = slot;
+                best_num = num;
+                best_den = den;
+            }
+        }
+        Some(self.remove_slot(best_slot))
+    }
+
     /// A uniformly random slot; the set must not be empty.
     #[inline]
     pub(crate) fn random_slot(&self, rng: &mut SimRng) -> usize {

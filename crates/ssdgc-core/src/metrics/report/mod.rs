@@ -142,6 +142,27 @@ pub struct DriveInfo {
     pub array: Option<ArrayInfo>,
 }
 
+/// One line: `2ch 2chips 1dies 2planes, 256 blocks of 64 x 4096 B pages, op 0.20, gc at 0.03, CWDP`
+/// (the array, if any, is not part of it).
+impl std::fmt::Display for DriveInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}ch {}chips {}dies {}planes, {} blocks of {} x {} B pages, op {:.2}, gc at {:.2}, {}",
+            self.channels,
+            self.chips_per_channel,
+            self.dies_per_chip,
+            self.planes_per_die,
+            self.blocks_per_plane,
+            self.pages_per_block,
+            self.page_size,
+            self.overprovision,
+            self.gc_threshold,
+            self.allocation
+        )
+    }
+}
+
 /// A RAID-0 array of identical drives.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct ArrayInfo {
