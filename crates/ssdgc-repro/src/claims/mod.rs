@@ -13,6 +13,9 @@
 //! - Per seed, the figures of every group (scheme label, workload, vary value, experiment) are
 //!   aggregated: the extreme in the claim's direction when the paper gives a maximum ("up to"),
 //!   else the mean. Across seeds: the mean and a 95% Student-t confidence interval.
+//! - A run in which no GC ran (absolute), or a pair in which neither run did (relative), cannot
+//!   test a claim about GC: it is left out (and counted in the detail); a claim left with none is
+//!   *not measured*, saying so.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -582,6 +585,8 @@ pub fn evaluate(c: &Claim, ctx: &Context) -> ClaimResult {
     let mut groups: Groups = BTreeMap::new();
     let mut used: BTreeSet<usize> = BTreeSet::new();
     let mut notes: Vec<String> = Vec::new();
+    // Runs (absolute) or pairs (relative) in which no GC ran: they cannot test a claim about GC.
+    let mut gc_free = 0usize;
     for e in &exps {
         let refs: Vec<&RunRef> = ctx.refs.iter().filter(|r| r.experiment == e.id).collect();
         let Some(wls) = claim_workloads(&c.workload.ssdgc, e) else {
@@ -609,6 +614,10 @@ pub fn evaluate(c: &Claim, ctx: &Context) -> ClaimResult {
                     && sel.vary.as_ref().is_none_or(|v| r.vary.as_ref() == Some(v))
                     && has_params(&r.workload, &sel.params)
             }) {
+                if ctx.runs[r.run].gc_jobs == 0 {
+                    gc_free += 1;
+                    continue;
+                }
                 let rep = ctx.runs[r.run].json;
                 let v = if versus {
                     match (s_expr.eval(rep), b_expr.eval(rep)) {
@@ -677,6 +686,10 @@ pub fn evaluate(c: &Claim, ctx: &Context) -> ClaimResult {
                 {
                     continue;
                 }
+                if ctx.runs[s.run].gc_jobs == 0 && ctx.runs[b.run].gc_jobs == 0 {
+                    gc_free += 1;
+                    continue;
+                }
                 let (Some(sv), Some(bv)) = (
                     s_expr.eval(ctx.runs[s.run].json),
                     b_expr.eval(ctx.runs[b.run].json),
@@ -701,6 +714,15 @@ pub fn evaluate(c: &Claim, ctx: &Context) -> ClaimResult {
                 groups.entry(key).or_default().insert(s.seed, sv / bv);
             }
         }
+    }
+    if groups.is_empty() && gc_free > 0 {
+        let mut why = format!(
+            "no GC ran in any of the {gc_free} matching run(s) or pair(s): they cannot test a claim about GC"
+        );
+        if !notes.is_empty() {
+            why = format!("{why} ({})", notes.join("; "));
+        }
+        return base(c, "not measured", why);
     }
     if groups.is_empty() {
         let mut why = "no run matches both sides of the claim".to_string();
@@ -781,6 +803,11 @@ pub fn evaluate(c: &Claim, ctx: &Context) -> ClaimResult {
         seeds.len(),
         groups.keys().cloned().collect::<Vec<_>>().join(", ")
     );
+    if gc_free > 0 {
+        detail.push_str(&format!(
+            "; {gc_free} run(s) or pair(s) without GC left out"
+        ));
+    }
     if !notes.is_empty() {
         detail.push_str(&format!("; {}", notes.join("; ")));
     }

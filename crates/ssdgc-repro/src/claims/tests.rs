@@ -169,3 +169,89 @@ fn values_do_not_match_prefixes() {
         "hard_threshold=0.01"
     ));
 }
+
+/// A relative claim (mean response time, pgc against baseline) on one experiment of two seeds.
+fn gc_claim_and_experiment() -> (Claim, Experiment) {
+    let claim: Claim = toml::from_str(
+        r#"id = "c"
+kind = "relative"
+claim = "PGC cuts mean response time."
+source = "§V"
+metric = "mean response time"
+baseline = { paper = "NPGC", ssdgc = "baseline" }
+scheme = { paper = "PGC", ssdgc = "pgc" }
+paper_value = "-50%"
+paper_ratio = 0.5
+direction = "lower"
+workload = { paper = "w", ssdgc = "synthetic:count=10", why = "" }
+notes = """#,
+    )
+    .unwrap();
+    let e: Experiment = toml::from_str(
+        "id = \"e\"\nclaims = [\"c\"]\npreset = \"pgc\"\nsets = []\nschemes = [\"baseline\", \"pgc\"]\n\
+         workload = \"synthetic:count=10\"\nprecondition = \"none\"\nseeds = [1, 2]\n",
+    )
+    .unwrap();
+    (claim, e)
+}
+
+fn run_ref(label: &str, seed: u64, run: usize) -> RunRef {
+    RunRef {
+        experiment: "e".into(),
+        label: label.into(),
+        vary: None,
+        workload: "synthetic:count=10".into(),
+        seed,
+        run,
+    }
+}
+
+#[test]
+fn pairs_without_gc_cannot_test_a_gc_claim() {
+    let (claim, e) = gc_claim_and_experiment();
+    let exps = [e];
+    let mean = |m: f64| serde_json::json!({ "latency_us": { "all": { "mean": m } } });
+    // Seed 1: neither run collected (the ratio would be 1.0); seed 2: both did.
+    let jsons = [mean(100.0), mean(100.0), mean(400.0), mean(200.0)];
+    let jobs = [0, 0, 30, 12];
+    let runs: Vec<RunData> = jsons
+        .iter()
+        .zip(jobs)
+        .map(|(json, gc_jobs)| RunData { json, gc_jobs })
+        .collect();
+    let refs = [
+        run_ref("baseline", 1, 0),
+        run_ref("pgc", 1, 1),
+        run_ref("baseline", 2, 2),
+        run_ref("pgc", 2, 3),
+    ];
+    let ctx = Context {
+        experiments: &exps,
+        skipped: &[],
+        refs: &refs,
+        runs: &runs,
+    };
+    let r = evaluate(&claim, &ctx);
+    assert_eq!(r.status, "measured");
+    assert_eq!(r.value, Some(0.5), "only seed 2's pair counts");
+    assert_eq!(r.gc_jobs, Some(42));
+    assert!(
+        r.detail.contains("1 run(s) or pair(s) without GC left out"),
+        "{}",
+        r.detail
+    );
+    // With no GC in any pair, the claim is not measured rather than a ratio of 1.
+    let none: Vec<RunData> = jsons
+        .iter()
+        .map(|json| RunData { json, gc_jobs: 0 })
+        .collect();
+    let ctx = Context { runs: &none, ..ctx };
+    let r = evaluate(&claim, &ctx);
+    assert_eq!(r.status, "not measured");
+    assert_eq!(r.value, None);
+    assert!(
+        r.detail.starts_with("no GC ran in any of the 2"),
+        "{}",
+        r.detail
+    );
+}
