@@ -166,6 +166,22 @@ pub fn parse_expr(text: &str) -> Option<Expr> {
     })
 }
 
+/// The first parenthesised report field path of a metric's text (`a.b` or deeper, lowercase
+/// letters, digits and underscores), if any.
+fn parenthesised_path(metric: &str) -> Option<&str> {
+    metric.split('(').skip(1).find_map(|rest| {
+        let inner = rest.split(')').next()?.trim();
+        let is_path = inner.contains('.')
+            && inner.split('.').all(|part| {
+                !part.is_empty()
+                    && part
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            });
+        is_path.then_some(inner)
+    })
+}
+
 /// The report expression for a claim's `metric`, or why it cannot be measured.
 pub fn metric_expr(metric: &str) -> Result<Expr, String> {
     if metric.contains("(series.by_time.") {
@@ -191,6 +207,11 @@ pub fn metric_expr(metric: &str) -> Result<Expr, String> {
     }
     if let Some(e) = parse_expr(metric) {
         return Ok(e);
+    }
+    // A report field named in parentheses ("erase-count spread (wear.erase_std)") is the metric,
+    // whatever words stand around it.
+    if let Some(path) = parenthesised_path(metric) {
+        return Ok(Expr::path(path));
     }
     let m = metric.to_lowercase();
     let missing = [

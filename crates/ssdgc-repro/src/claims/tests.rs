@@ -34,6 +34,17 @@ fn metrics_map() {
         metric_expr("maximum response time").unwrap().num,
         vec!["latency_us.all.max"]
     );
+    // A field named in parentheses wins over the words around it ("spread" is not latency std).
+    assert_eq!(
+        metric_expr("erase-count spread (wear.erase_std) at similar copy-back counts")
+            .unwrap()
+            .num,
+        vec!["wear.erase_std"]
+    );
+    assert_eq!(
+        metric_expr("total GC time (gc.total_time_us)").unwrap().num,
+        vec!["gc.total_time_us"]
+    );
     // Without the statistic named, the bandwidth wording is not guessed at.
     assert!(metric_expr("coefficient of variation of bandwidth sampled every second").is_err());
 }
