@@ -230,7 +230,7 @@ impl FrontEnd {
 
     /// Requests completed.
     pub(crate) fn completed(&self) -> u64 {
-        self.stats.requests.all.count()
+        self.stats.requests.all().count()
     }
 
     /// The first error met, if any (taking it).
