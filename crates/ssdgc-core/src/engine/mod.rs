@@ -13,7 +13,7 @@
 //! were scheduled, and pops as [`Event::Wake`]. Timers alone do not keep a run going: when only
 //! timers are left, [`EventQueue::pop`] returns `None` (and [`EventQueue::is_empty`] is true).
 
-use std::cmp::Reverse;
+use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use crate::units::SimTime;
@@ -35,10 +35,70 @@ pub enum Event {
     Wake { drive: u16 },
 }
 
+/// An event in the heap. Ordered by `(time, seq)` alone, reversed so that the earliest is the
+/// heap's top: sequence numbers are unique, so the event itself never decides, and one 128-bit
+/// comparison orders two entries.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    time: SimTime,
+    seq: u64,
+    ev: Event,
+}
+
+impl Pending {
+    #[inline(always)]
+    fn key(&self) -> u128 {
+        (u128::from(self.time) << 64) | u128::from(self.seq)
+    }
+}
+
+impl Ord for Pending {
+    #[inline(always)]
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.key().cmp(&self.key())
+    }
+}
+
+impl PartialOrd for Pending {
+    #[inline(always)]
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+
+    #[inline(always)]
+    fn lt(&self, other: &Self) -> bool {
+        other.key() < self.key()
+    }
+
+    #[inline(always)]
+    fn le(&self, other: &Self) -> bool {
+        other.key() <= self.key()
+    }
+
+    #[inline(always)]
+    fn gt(&self, other: &Self) -> bool {
+        other.key() > self.key()
+    }
+
+    #[inline(always)]
+    fn ge(&self, other: &Self) -> bool {
+        other.key() >= self.key()
+    }
+}
+
+impl PartialEq for Pending {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Pending {}
+
 /// A `(time, sequence)`-ordered event queue.
 #[derive(Debug)]
 pub struct EventQueue {
-    heap: BinaryHeap<Reverse<(SimTime, u64, Event)>>,
+    heap: BinaryHeap<Pending>,
     seq: u64,
     limit: usize,
     processed: u64,
@@ -69,7 +129,11 @@ impl EventQueue {
             "event queue over its bound of {}",
             self.limit
         );
-        self.heap.push(Reverse((time, self.seq, ev)));
+        self.heap.push(Pending {
+            time,
+            seq: self.seq,
+            ev,
+        });
         self.seq += 1;
     }
 
@@ -116,17 +180,17 @@ impl EventQueue {
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
         if let Some((at, seq, drive)) = self.next_timer {
-            let Reverse((t, s, _)) = self.heap.peek()?;
-            if (at, seq) < (*t, *s) {
+            let top = self.heap.peek()?;
+            if (at, seq) < (top.time, top.seq) {
                 self.timers[drive as usize] = None;
                 self.update_next_timer();
                 self.processed += 1;
                 return Some((at, Event::Wake { drive }));
             }
         }
-        let Reverse((t, _, ev)) = self.heap.pop()?;
+        let Pending { time, ev, .. } = self.heap.pop()?;
         self.processed += 1;
-        Some((t, ev))
+        Some((time, ev))
     }
 
     /// Events processed so far.
@@ -210,6 +274,88 @@ mod tests {
         assert_eq!(q.pop(), Some((5, Event::Wake { drive: 0 })));
         assert_eq!(q.pop(), Some((9, Event::Arrival)));
         assert_eq!(q.pop(), None);
+    }
+
+    /// Random streams of schedules, pops and timers, many at equal instants: the queue pops in
+    /// `(time, order of scheduling)` order, as a sorted reference list does.
+    #[test]
+    fn pops_in_time_then_schedule_order_on_random_streams() {
+        use crate::rng::rng_for;
+        use rand::Rng;
+        for seed in 0..20 {
+            let mut rng = rng_for(seed, 0);
+            let mut q = EventQueue::new(1 << 12);
+            // (time, seq, event) of the events waiting, and the timers' (time, seq) per drive.
+            let mut reference: Vec<(SimTime, u64, Event)> = Vec::new();
+            let mut timers: Vec<Option<(SimTime, u64)>> = vec![None; 3];
+            let mut seq = 0u64;
+            let mut now = 0;
+            for _ in 0..3000 {
+                match rng.gen_range(0..10) {
+                    0..=4 => {
+                        // Few distinct instants: many ties.
+                        let t = now + rng.gen_range(0..4) * 10;
+                        let ev = match rng.gen_range(0..4) {
+                            0 => Event::Arrival,
+                            1 => Event::DieDone {
+                                drive: rng.gen_range(0..3),
+                                die: rng.gen_range(0..8),
+                            },
+                            2 => Event::TxnDone {
+                                drive: rng.gen_range(0..3),
+                                txn: rng.gen_range(0..100),
+                            },
+                            _ => Event::BufferDone(rng.gen_range(0..100)),
+                        };
+                        q.schedule(t, ev);
+                        reference.push((t, seq, ev));
+                        seq += 1;
+                    }
+                    5 => {
+                        let d = rng.gen_range(0..3u16);
+                        let t = now + rng.gen_range(0..4) * 10;
+                        q.set_timer(d, t);
+                        timers[d as usize] = Some((t, seq));
+                        seq += 1;
+                    }
+                    6 => {
+                        let d = rng.gen_range(0..3u16);
+                        q.cancel_timer(d);
+                        timers[d as usize] = None;
+                    }
+                    _ => {
+                        let got = q.pop();
+                        let first = reference.iter().map(|&(t, s, _)| (t, s)).min();
+                        let want = first.map(|(t, s)| {
+                            let timer = timers
+                                .iter()
+                                .enumerate()
+                                .filter_map(|(d, x)| x.map(|(at, sq)| (at, sq, d)))
+                                .min();
+                            match timer {
+                                Some((at, sq, d)) if (at, sq) < (t, s) => {
+                                    timers[d] = None;
+                                    (at, Event::Wake { drive: d as u16 })
+                                }
+                                _ => {
+                                    let i = reference
+                                        .iter()
+                                        .position(|&(rt, rs, _)| (rt, rs) == (t, s))
+                                        .expect("present");
+                                    let (rt, _, ev) = reference.remove(i);
+                                    (rt, ev)
+                                }
+                            }
+                        });
+                        assert_eq!(got, want, "seed {seed}");
+                        if let Some((t, _)) = got {
+                            now = t;
+                        }
+                    }
+                }
+                assert_eq!(q.len(), reference.len());
+            }
+        }
     }
 
     #[test]
