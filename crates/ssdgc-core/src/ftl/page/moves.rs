@@ -60,13 +60,13 @@ impl PageFtl {
             let wp = self.planes[plane as usize].wp[slot];
             let dst_gb = (plane * bpp + wp.block) as usize;
             let dst_base = self.geo.ppn(plane, wp.block, 0);
-            let mut next = wp.next;
+            let first = wp.next;
+            let mut next = first;
             let mut clock = self.clock;
             {
                 let (l2p, p2l): (&mut [u32], &mut [u32]) = (&mut self.l2p, &mut self.p2l);
-                let valid = &mut self.valid[..];
-                let last_modified = &mut self.last_modified[..];
-                // Until the victim or the destination block runs out.
+                // Until the victim or the destination block runs out. The two blocks' valid
+                // counts and clocks are written once the run ends (nothing reads them during it).
                 while page < ppb && next < ppb {
                     let src = base + page;
                     if page + LOOKAHEAD < ppb {
@@ -80,21 +80,26 @@ impl PageFtl {
                     if lpn == NO_PAGE {
                         continue;
                     }
-                    // The victim's copy is invalid (a victim is no candidate: no index to tell).
+                    // The victim's copy is invalid (a victim is no candidate: no index to tell),
+                    // the new copy mapped.
                     p2l[src as usize] = NO_PAGE;
-                    valid[src_gb] -= 1;
-                    last_modified[src_gb] = clock;
-                    // The new copy is mapped.
                     let dst = dst_base + next;
                     next += 1;
                     debug_assert_eq!(p2l[dst as usize], NO_PAGE);
                     p2l[dst as usize] = lpn;
                     l2p[lpn as usize] = dst;
-                    valid[dst_gb] += 1;
                     clock += 1;
-                    last_modified[dst_gb] = clock;
-                    moved += 1;
                 }
+            }
+            let n = next - first;
+            if n > 0 {
+                // As each move left them: the victim's clock is the one of its last
+                // invalidation, before the last program.
+                self.valid[src_gb] -= n as u16;
+                self.last_modified[src_gb] = clock - 1;
+                self.valid[dst_gb] += n as u16;
+                self.last_modified[dst_gb] = clock;
+                moved += n;
             }
             self.clock = clock;
             let wp = &mut self.planes[plane as usize].wp[slot];
