@@ -13,9 +13,6 @@
 //! were scheduled, and pops as [`Event::Wake`]. Timers alone do not keep a run going: when only
 //! timers are left, [`EventQueue::pop`] returns `None` (and [`EventQueue::is_empty`] is true).
 
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
-
 use crate::units::SimTime;
 
 /// What happens at an instant.
@@ -35,9 +32,8 @@ pub enum Event {
     Wake { drive: u16 },
 }
 
-/// An event in the heap. Ordered by `(time, seq)` alone, reversed so that the earliest is the
-/// heap's top: sequence numbers are unique, so the event itself never decides, and one 128-bit
-/// comparison orders two entries.
+/// An event in the heap, ordered by `(time, seq)` alone ([`Pending::key`]): sequence numbers are
+/// unique, so the event itself never decides, and one 128-bit comparison orders two entries.
 #[derive(Clone, Copy, Debug)]
 struct Pending {
     time: SimTime,
@@ -52,53 +48,96 @@ impl Pending {
     }
 }
 
-impl Ord for Pending {
-    #[inline(always)]
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.key().cmp(&self.key())
-    }
+/// A binary min-heap of pending events by [`Pending::key`].
+///
+/// What `std::collections::BinaryHeap` does, written out so that the entry being pushed or
+/// moved down stays in registers: the standard heap writes a pushed entry to its slot and reads
+/// it straight back in its sift, a load wider than the stores before it that the CPU cannot
+/// forward (a stall of the store's full latency on every schedule). Keys are unique, so any
+/// correct heap pops the same sequence.
+#[derive(Debug)]
+struct MinHeap {
+    v: Vec<Pending>,
 }
 
-impl PartialOrd for Pending {
-    #[inline(always)]
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
+impl MinHeap {
+    fn with_capacity(n: usize) -> MinHeap {
+        MinHeap {
+            v: Vec::with_capacity(n),
+        }
     }
 
-    #[inline(always)]
-    fn lt(&self, other: &Self) -> bool {
-        other.key() < self.key()
+    #[inline]
+    fn len(&self) -> usize {
+        self.v.len()
     }
 
-    #[inline(always)]
-    fn le(&self, other: &Self) -> bool {
-        other.key() <= self.key()
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.v.is_empty()
     }
 
-    #[inline(always)]
-    fn gt(&self, other: &Self) -> bool {
-        other.key() > self.key()
+    #[inline]
+    fn peek(&self) -> Option<&Pending> {
+        self.v.first()
     }
 
-    #[inline(always)]
-    fn ge(&self, other: &Self) -> bool {
-        other.key() >= self.key()
+    #[inline]
+    fn push(&mut self, e: Pending) {
+        let key = e.key();
+        let mut i = self.v.len();
+        self.v.push(e);
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            let p = self.v[parent];
+            if p.key() <= key {
+                break;
+            }
+            self.v[i] = p;
+            i = parent;
+        }
+        self.v[i] = e;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<Pending> {
+        let last = self.v.pop()?;
+        let Some(&top) = self.v.first() else {
+            return Some(last);
+        };
+        // `last` moves down from the root to where it belongs.
+        let key = last.key();
+        let n = self.v.len();
+        let mut i = 0;
+        loop {
+            let l = 2 * i + 1;
+            if l >= n {
+                break;
+            }
+            let mut c = l;
+            let mut child = self.v[l];
+            if l + 1 < n {
+                let r = self.v[l + 1];
+                if r.key() < child.key() {
+                    c = l + 1;
+                    child = r;
+                }
+            }
+            if key <= child.key() {
+                break;
+            }
+            self.v[i] = child;
+            i = c;
+        }
+        self.v[i] = last;
+        Some(top)
     }
 }
-
-impl PartialEq for Pending {
-    #[inline(always)]
-    fn eq(&self, other: &Self) -> bool {
-        self.key() == other.key()
-    }
-}
-
-impl Eq for Pending {}
 
 /// A `(time, sequence)`-ordered event queue.
 #[derive(Debug)]
 pub struct EventQueue {
-    heap: BinaryHeap<Pending>,
+    heap: MinHeap,
     seq: u64,
     limit: usize,
     processed: u64,
@@ -112,7 +151,7 @@ impl EventQueue {
     /// A queue that never holds more than `limit` events.
     pub fn new(limit: usize) -> Self {
         EventQueue {
-            heap: BinaryHeap::with_capacity(limit.min(1 << 16)),
+            heap: MinHeap::with_capacity(limit.min(1 << 16)),
             seq: 0,
             limit,
             processed: 0,
