@@ -234,7 +234,12 @@ impl FrontEnd {
     }
 
     /// The first error met, if any (taking it).
+    #[inline]
     pub(crate) fn take_error(&mut self) -> Option<SimError> {
+        // Tested first: taking moves the whole (large) `Option` on every event.
+        if self.error.is_none() {
+            return None;
+        }
         self.error.take()
     }
 
