@@ -237,9 +237,7 @@ impl FrontEnd {
     #[inline]
     pub(crate) fn take_error(&mut self) -> Option<SimError> {
         // Tested first: taking moves the whole (large) `Option` on every event.
-        if self.error.is_none() {
-            return None;
-        }
+        self.error.as_ref()?;
         self.error.take()
     }
 
