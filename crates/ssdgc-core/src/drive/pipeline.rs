@@ -69,6 +69,12 @@ impl Pipeline {
         }
     }
 
+    /// True when pipelining is on.
+    #[inline]
+    pub(super) fn enabled(&self) -> bool {
+        self.enabled
+    }
+
     /// Host reads pipelined with GC so far.
     pub(super) fn reads(&self) -> u64 {
         self.reads

@@ -317,6 +317,33 @@ impl Drive {
         let die = &mut self.dies[d as usize];
         let job = &mut die.jobs[j];
         let planes = job.plane_mask(&self.geo);
+        if !PLANNED {
+            // The moves of a job of one victim at once, then their timing one by one (which
+            // depends on their kind only).
+            let (moves, error) = gc::dispatch_moves(&mut self.ftl, job);
+            let mv = GcOp::Move { src: 0, dst: 0 };
+            if self.pipeline.enabled() {
+                // A move may pipeline with the host read before it.
+                for _ in 0..moves {
+                    let tm = self.pipeline.gc_timing(d, t, &mv, &self.timing);
+                    let f = mv.flash_op(&tm, true, planes);
+                    debug_assert_eq!(f.transfers, 0, "a copyback job without channel use");
+                    t = self.res.reserve(d, t, &f).end;
+                    self.pipeline.gc_started(d, &mv, t, &self.timing);
+                }
+            } else {
+                let f = mv.flash_op(&self.timing, true, planes);
+                debug_assert_eq!(f.transfers, 0, "a copyback job without channel use");
+                t = self.res.reserve_repeated(d, t, &f, moves);
+                if moves > 0 {
+                    self.pipeline.gc_started(d, &mv, t, &self.timing);
+                }
+            }
+            if let Some(e) = error {
+                self.ftl_error.get_or_insert(e);
+                return true;
+            }
+        }
         loop {
             match gc::dispatch_next(&mut self.ftl, job) {
                 Ok(Some(op)) => {

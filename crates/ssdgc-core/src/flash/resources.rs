@@ -309,6 +309,28 @@ impl Resources {
         self.book(die, now, op)
     }
 
+    /// Reserves `op` `n` times back to back on die `die` from `now`, each starting when the one
+    /// before ends, as `n` calls of [`Resources::reserve`] would. Returns when the last ends (`now`
+    /// when `n` is 0).
+    #[inline]
+    pub fn reserve_repeated(&mut self, die: u32, now: SimTime, op: &FlashOp, n: u32) -> SimTime {
+        if n == 0 {
+            return now;
+        }
+        if op.transfers != 0 || op.registers > 1 {
+            let mut t = now;
+            for _ in 0..n {
+                t = self.reserve(die, t, op).end;
+            }
+            return t;
+        }
+        // No channel: each one holds the die and its planes for `before + after`.
+        let end = now + SimTime::from(n) * (op.before + op.after);
+        self.die_until[die as usize] = end;
+        self.die_planes[die as usize] = op.planes;
+        end
+    }
+
     /// [`Resources::reserve`] of several pages in flight on one plane's registers.
     #[cold]
     #[inline(never)]
@@ -462,4 +484,33 @@ pub fn check_multiplane(geo: &Geometry, ppns: &[Ppn], same_offset: bool) -> Resu
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_repeated_reservation_is_the_reservations_one_after_another() {
+        let geo = Geometry::new(crate::flash::test_params());
+        let ops = [
+            FlashOp::new(70, 0, 900, 0b1),
+            FlashOp::new(50, 2, 300, 0b11),
+            FlashOp::new(0, 0, 0, 0b10),
+        ];
+        for op in ops {
+            for n in [0u32, 1, 7, 64] {
+                let mut one = Resources::new(&geo, 40);
+                let mut repeated = Resources::new(&geo, 40);
+                let mut t = 1_000;
+                for _ in 0..n {
+                    t = one.reserve(1, t, &op).end;
+                }
+                assert_eq!(repeated.reserve_repeated(1, 1_000, &op, n), t);
+                assert_eq!(one.die_until(1), repeated.die_until(1));
+                assert_eq!(one.die_planes, repeated.die_planes);
+                assert_eq!(one.channel_free, repeated.channel_free);
+            }
+        }
+    }
 }

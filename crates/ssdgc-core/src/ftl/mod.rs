@@ -43,7 +43,7 @@ pub use merge::{LogStats, MergeCounts, MergeKind, MergePlan, PageCopy};
 pub use page::PageFtl;
 pub use params::{FtlParams, GroupShape, LogParams, MappingKind, MergeVictim, Trigger};
 pub use pool::{PoolOrder, Take};
-pub use seam::{FtlMechanism, FtlView, GcAhead};
+pub use seam::{BlockMoves, FtlMechanism, FtlView, GcAhead};
 pub use streams::{HotTo, Stream, StreamLayout};
 
 use crate::flash::Geometry;
@@ -453,6 +453,16 @@ impl Ftl {
         let dst = with_map!(mut self, f => f.relocate_to(src, lpn, stream))?;
         self.counters.gc_pages_moved += 1;
         Ok(dst)
+    }
+
+    /// Moves every valid page of plane-local `block` of `plane` from page `from` on to the plane's
+    /// GC write point, as [`Ftl::relocate`] of each in page order would
+    /// ([`FtlMechanism::relocate_block`]).
+    #[inline]
+    pub fn relocate_block(&mut self, plane: u32, block: u32, from: u32) -> BlockMoves {
+        let m = with_map!(mut self, f => f.relocate_block(plane, block, from));
+        self.counters.gc_pages_moved += u64::from(m.moved);
+        m
     }
 
     /// Reads the valid page `src` (holding `lpn`) out into the DRAM buffer: the flash copy becomes

@@ -18,6 +18,18 @@ use crate::flash::Geometry;
 use crate::rng::SimRng;
 use crate::units::{Lpn, Ppn};
 
+/// What [`FtlMechanism::relocate_block`] did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockMoves {
+    /// Pages moved.
+    pub moved: u32,
+    /// The page the scan stopped at: the block's page count when every valid page moved, else the
+    /// page whose move failed (still valid, where it was).
+    pub next: u32,
+    /// The failure that stopped the moves, if any.
+    pub error: Option<FtlError>,
+}
+
 /// The GC a previewed sequence of host writes will find due ([`FtlView::gc_ahead`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GcAhead {
@@ -176,6 +188,16 @@ pub trait FtlMechanism: FtlView {
     /// Moves the valid page `src` (holding `lpn`) to its plane's write point of `stream`. Returns the
     /// new page.
     fn relocate_to(&mut self, src: Ppn, lpn: Lpn, stream: Stream) -> Result<Ppn, FtlError>;
+    /// Moves every valid page of plane-local `block` of `plane` from page `from` on, in page order,
+    /// to the plane's GC write point: what [`FtlMechanism::relocate_to`] with [`Stream::Gc`] does
+    /// to each of them in turn, at once (a GC job whose moves nothing can come between). Stops at
+    /// the first move that fails.
+    fn relocate_block(&mut self, plane: u32, block: u32, from: u32) -> BlockMoves
+    where
+        Self: Sized,
+    {
+        relocate_each(self, plane, block, from)
+    }
     /// Reads the valid page `src` (holding `lpn`) out into the DRAM buffer: the flash copy becomes
     /// invalid and the logical page is served from the buffer until it is committed.
     fn buffer_out(&mut self, src: Ppn, lpn: Lpn);
@@ -213,5 +235,29 @@ pub trait FtlMechanism: FtlView {
     /// chooses. `None` when the mapping does not merge.
     fn plan_group_merge(&mut self, _plane: u32, _group: u32) -> Option<MergePlan> {
         None
+    }
+}
+
+/// [`FtlMechanism::relocate_block`] one page at a time, through [`FtlView::next_valid_in_block`]
+/// and [`FtlMechanism::relocate_to`].
+pub fn relocate_each<F: FtlMechanism>(f: &mut F, plane: u32, block: u32, from: u32) -> BlockMoves {
+    let mut moved = 0;
+    let mut page = from;
+    while let Some((p, lpn)) = f.next_valid_in_block(plane, block, page) {
+        let src = f.geometry().ppn(plane, block, p);
+        if let Err(e) = f.relocate_to(src, lpn, Stream::Gc) {
+            return BlockMoves {
+                moved,
+                next: p,
+                error: Some(e),
+            };
+        }
+        moved += 1;
+        page = p + 1;
+    }
+    BlockMoves {
+        moved,
+        next: f.geometry().pages_per_block,
+        error: None,
     }
 }

@@ -698,6 +698,23 @@ pub fn dispatch_next(ftl: &mut Ftl, job: &mut GcJob) -> Result<Option<GcOp>, Ftl
     }))
 }
 
+/// Carries out at once the moves of a job of one victim (neither parallel, planned nor a merge)
+/// that nothing may come between — a copyback job holding its die, or an instant collection —
+/// leaving its erase to [`dispatch_next`]: the mapping ends as after the same calls of
+/// [`dispatch_next`] one by one, and the moves are returned as a count, each a
+/// [`GcOp::Move`]. Other jobs, and a job past its moves, are left as they are (0 moves). On a
+/// failure, the moves done before it and the failure.
+#[inline]
+pub fn dispatch_moves(ftl: &mut Ftl, job: &mut GcJob) -> (u32, Option<FtlError>) {
+    if job.multi.is_some() | job.planned.is_some() | job.merge.is_some() | job.erase_issued {
+        return (0, None);
+    }
+    let m = ftl.relocate_block(job.plane, job.block, job.cursor);
+    job.cursor = m.next;
+    job.moved += m.moved;
+    (m.moved, m.error)
+}
+
 /// Dispatches the move of valid page `src` of a (single-plane) job's victim out of order, ahead of
 /// the pages before it (merging, preemptible-GC paper §III-B). The page is remapped now like any
 /// move; the job's scan later finds it invalid and skips it. `Ok(None)` when `src` is not a valid page
@@ -778,6 +795,9 @@ pub fn collect_now(
     let Some(mut job) = start_job(ftl, plane, rng, now) else {
         return Ok(None);
     };
+    if let (_, Some(e)) = dispatch_moves(ftl, &mut job) {
+        return Err(e);
+    }
     while let Some(op) = dispatch_next(ftl, &mut job)? {
         // Only erases have anything to complete (moves change the mapping at dispatch).
         match op {

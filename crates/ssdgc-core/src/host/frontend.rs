@@ -230,11 +230,14 @@ impl FrontEnd {
 
     /// Requests completed.
     pub(crate) fn completed(&self) -> u64 {
-        self.stats.requests.all.count()
+        self.stats.requests.all().count()
     }
 
     /// The first error met, if any (taking it).
+    #[inline]
     pub(crate) fn take_error(&mut self) -> Option<SimError> {
+        // Tested first: taking moves the whole (large) `Option` on every event.
+        self.error.as_ref()?;
         self.error.take()
     }
 

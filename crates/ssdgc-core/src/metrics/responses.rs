@@ -16,9 +16,17 @@ pub const MARGINAL_RESPONSE: SimTime = 30 * crate::units::MS;
 pub const EXCESS_STEPS_MS: [u64; 8] = [0, 1, 3, 10, 30, 100, 300, 1000];
 
 /// Response times of requests (or of request pieces).
+///
+/// The distribution of all requests is kept apart only once both reads and writes have been
+/// recorded: until then it is the one of the class recorded so far (the same records in the same
+/// order), so a workload of one class records each response time once, not twice
+/// ([`Responses::all`]).
 #[derive(Clone, Debug)]
 pub struct Responses {
-    pub all: LatencyStats,
+    /// All requests, once both classes have been recorded (`mixed`); before that, unused.
+    all: LatencyStats,
+    /// Both reads and writes have been recorded.
+    mixed: bool,
     pub read: LatencyStats,
     pub write: LatencyStats,
     pub breakdown: BreakdownSums,
@@ -38,6 +46,7 @@ impl Default for Responses {
     fn default() -> Self {
         Responses {
             all: LatencyStats::default(),
+            mixed: false,
             read: LatencyStats::default(),
             write: LatencyStats::default(),
             breakdown: BreakdownSums::default(),
@@ -72,12 +81,45 @@ impl Responses {
         }
     }
 
+    /// The response times of all requests, reads and writes.
+    #[inline]
+    pub fn all(&self) -> &LatencyStats {
+        if self.mixed {
+            &self.all
+        } else if self.read.count() > 0 {
+            &self.read
+        } else {
+            &self.write
+        }
+    }
+
+    /// The first record of a class when the other one has records: from now on all requests
+    /// are kept apart, starting from those of the other class.
+    #[cold]
+    #[inline(never)]
+    fn mix(&mut self, write: bool) {
+        self.all = if write {
+            self.read.clone()
+        } else {
+            self.write.clone()
+        };
+        self.mixed = true;
+    }
+
     /// Records one completion: response time `lat`, split as `bd` (whose parts sum to `lat`).
     #[inline(always)]
     pub fn record(&mut self, lat: SimTime, write: bool, bd: &Breakdown) {
         debug_assert_eq!(bd.total(), lat, "response time not fully attributed");
         self.breakdown.add(bd);
-        self.all.record(lat);
+        if !self.mixed {
+            let other = if write { &self.read } else { &self.write };
+            if other.count() > 0 {
+                self.mix(write);
+            }
+        }
+        if self.mixed {
+            self.all.record(lat);
+        }
         if write {
             self.write.record(lat);
         } else {
@@ -85,6 +127,51 @@ impl Responses {
         }
         if lat > self.bound {
             self.excess(lat - self.bound);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::rng_for;
+    use rand::Rng;
+
+    /// `all()` against a distribution every response time was recorded in, in order: the same
+    /// count, moments, quantiles, maximum and CDF, whatever the mix of classes.
+    #[test]
+    fn all_is_every_record_in_order_for_any_mix_of_classes() {
+        for (seed, read_share, first_read_at) in [
+            (1, 0.0, None),
+            (2, 1.0, None),
+            (3, 0.3, None),
+            (4, 0.0, Some(500)),
+            (5, 1.0, Some(700)),
+        ] {
+            let mut rng = rng_for(seed, 0);
+            let mut r = Responses::default();
+            let mut reference = LatencyStats::default();
+            for i in 0..2000 {
+                let lat = rng.gen_range(1..50_000_000);
+                let mut write = !rng.gen_bool(read_share);
+                if let Some(at) = first_read_at {
+                    // One request of the other class part-way through.
+                    if i == at {
+                        write = !write;
+                    }
+                }
+                let bd = Breakdown {
+                    st: lat,
+                    ..Breakdown::default()
+                };
+                r.record(lat, write, &bd);
+                reference.record(lat);
+                assert_eq!(r.all().count(), reference.count());
+            }
+            assert_eq!(r.read.count() + r.write.count(), 2000);
+            assert_eq!(r.all().summary(), reference.summary(), "seed {seed}");
+            assert_eq!(r.all().cdf(), reference.cdf(), "seed {seed}");
+            assert_eq!(r.all().mean_ns().to_bits(), reference.mean_ns().to_bits());
         }
     }
 }

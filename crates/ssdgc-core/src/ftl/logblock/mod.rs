@@ -50,7 +50,7 @@ use super::candidates::CandidateIndexKind;
 use super::merge::{LogStats, MergePlan, PageCopy};
 use super::params::{FtlParams, GroupShape, MappingKind, MergeVictim};
 use super::pool::{FreePool, Take};
-use super::seam::{FtlMechanism, FtlView, GcAhead};
+use super::seam::{BlockMoves, FtlMechanism, FtlView, GcAhead};
 use super::streams::Stream;
 use super::{BlockState, FtlError};
 use crate::flash::{Geometry, StaticAllocator};
@@ -612,6 +612,12 @@ impl FtlMechanism for LogBlockFtl {
     #[cold]
     #[inline(never)]
     fn relocate_to(&mut self, _src: Ppn, _lpn: Lpn, _stream: Stream) -> Result<Ppn, FtlError> {
+        unreachable!("{NOT_A_MERGE}: no relocation to a write point");
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn relocate_block(&mut self, _plane: u32, _block: u32, _from: u32) -> BlockMoves {
         unreachable!("{NOT_A_MERGE}: no relocation to a write point");
     }
 

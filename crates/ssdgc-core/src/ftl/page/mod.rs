@@ -16,6 +16,7 @@
 
 mod check;
 mod hc;
+mod moves;
 mod planes;
 mod snapshot;
 mod table;
@@ -32,7 +33,7 @@ use prefetch_index::prefetch_index;
 use super::candidates::{CandidateIndex, CandidateIndexKind, PlaneView};
 use super::params::{FtlParams, Trigger};
 use super::pool::FreePool;
-use super::seam::{FtlMechanism, FtlView, GcAhead};
+use super::seam::{BlockMoves, FtlMechanism, FtlView, GcAhead};
 use super::streams::{Stream, StreamLayout, STREAMS};
 use super::{BlockState, FtlError};
 use crate::flash::{Geometry, StaticAllocator};
@@ -200,20 +201,11 @@ impl PageFtl {
     fn allocate(&mut self, plane: u32, stream: Stream) -> Result<Ppn, FtlError> {
         let ppb = self.geo.pages_per_block;
         let bpp = self.geo.blocks_per_plane;
-        let ps = &mut self.planes[plane as usize];
-        let wp = &mut ps.wp[self.streams.slot(stream)];
-        if wp.block == NO_BLOCK {
-            let b = ps
-                .free
-                .take(self.streams.take(stream))
-                .ok_or(FtlError::OutOfBlocks { plane })?;
-            self.free_low = self.free_low.min(ps.free.len() as u32);
-            let gb = (plane * bpp + b) as usize;
-            debug_assert_eq!(self.state[gb], BlockState::Free);
-            self.state[gb] = BlockState::Open;
-            wp.block = b;
-            wp.next = 0;
+        let slot = self.streams.slot(stream);
+        if self.planes[plane as usize].wp[slot].block == NO_BLOCK {
+            self.open_block(plane, stream)?;
         }
+        let wp = &mut self.planes[plane as usize].wp[slot];
         let block = wp.block;
         let page = wp.next;
         wp.next += 1;
@@ -555,6 +547,10 @@ impl FtlMechanism for PageFtl {
         self.invalidate(src);
         self.fill_page(lpn, dst);
         Ok(dst)
+    }
+
+    fn relocate_block(&mut self, plane: u32, block: u32, from: u32) -> BlockMoves {
+        self.move_block(plane, block, from)
     }
 
     fn buffer_out(&mut self, src: Ppn, lpn: Lpn) {

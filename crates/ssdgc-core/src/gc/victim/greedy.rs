@@ -9,8 +9,9 @@
 //! # Index
 //!
 //! Candidates sit in buckets indexed by valid count (`0..=pages_per_block`). Each bucket is an
-//! intrusive doubly linked list threaded through per-block `prev`/`next` arrays (`NIL = u32::MAX`),
-//! so moving a block between buckets on invalidation is O(1). A `min_bucket` hint is a lower bound
+//! intrusive doubly linked list threaded through per-block nodes (`prev`, `next` and the block's
+//! bucket side by side, one cache line for the three; `NIL = u32::MAX`), so moving a block between
+//! buckets on invalidation is O(1). A `min_bucket` hint is a lower bound
 //! on the smallest non-empty bucket: invalidation and `on_full` can only lower it, `pick` scans it
 //! upward.
 //!
@@ -31,15 +32,28 @@ use super::set::NIL;
 use super::{PlaneView, VictimPolicy};
 use crate::rng::SimRng;
 
+/// A block's place in the buckets.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    prev: u32,
+    next: u32,
+    /// The block's bucket, or `NIL` when the block is not a candidate.
+    bucket: u32,
+}
+
+const UNLINKED: Node = Node {
+    prev: NIL,
+    next: NIL,
+    bucket: NIL,
+};
+
 /// Greedy policy: fewest valid pages first, O(1) amortised per operation.
 #[derive(Clone, Debug)]
 pub struct Greedy {
     /// First block of each bucket (by valid count), or `NIL`.
     head: Vec<u32>,
-    prev: Vec<u32>,
-    next: Vec<u32>,
-    /// Bucket of each block, or `NIL` when the block is not a candidate.
-    bucket: Vec<u32>,
+    /// Per block.
+    nodes: Vec<Node>,
     /// No non-empty bucket lies below this index.
     min_bucket: usize,
     len: usize,
@@ -52,55 +66,57 @@ impl Greedy {
         let buckets = pages_per_block as usize + 1;
         Self {
             head: vec![NIL; buckets],
-            prev: vec![NIL; n],
-            next: vec![NIL; n],
-            bucket: vec![NIL; n],
+            nodes: vec![UNLINKED; n],
             min_bucket: buckets,
             len: 0,
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, block: u32, b: usize) {
         let i = block as usize;
         let h = self.head[b];
-        self.prev[i] = NIL;
-        self.next[i] = h;
+        self.nodes[i] = Node {
+            prev: NIL,
+            next: h,
+            bucket: b as u32,
+        };
         if h != NIL {
-            self.prev[h as usize] = block;
+            self.nodes[h as usize].prev = block;
         }
         self.head[b] = block;
-        self.bucket[i] = b as u32;
         if b < self.min_bucket {
             self.min_bucket = b;
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn unlink(&mut self, block: u32) {
         let i = block as usize;
-        let (p, n) = (self.prev[i], self.next[i]);
+        let Node {
+            prev: p,
+            next: n,
+            bucket,
+        } = self.nodes[i];
         if p != NIL {
-            self.next[p as usize] = n;
+            self.nodes[p as usize].next = n;
         } else {
-            self.head[self.bucket[i] as usize] = n;
+            self.head[bucket as usize] = n;
         }
         if n != NIL {
-            self.prev[n as usize] = p;
+            self.nodes[n as usize].prev = p;
         }
-        self.prev[i] = NIL;
-        self.next[i] = NIL;
-        self.bucket[i] = NIL;
+        self.nodes[i] = UNLINKED;
     }
 }
 
 impl VictimPolicy for Greedy {
     fn on_full(&mut self, block: u32, view: &PlaneView<'_>) {
         debug_assert_eq!(
-            self.bucket[block as usize], NIL,
+            self.nodes[block as usize].bucket, NIL,
             "block {block} already a candidate"
         );
-        if self.bucket[block as usize] != NIL {
+        if self.nodes[block as usize].bucket != NIL {
             return;
         }
         let v = view.valid[block as usize] as usize;
@@ -110,7 +126,7 @@ impl VictimPolicy for Greedy {
     }
 
     fn on_invalidate(&mut self, block: u32, old_valid: u16, _view: &PlaneView<'_>) {
-        let b = self.bucket[block as usize];
+        let b = self.nodes[block as usize].bucket;
         if b == NIL {
             debug_assert!(false, "on_invalidate for non-candidate block {block}");
             return;
@@ -159,9 +175,9 @@ impl VictimPolicy for Greedy {
         for &head in &self.head {
             bucket.clear();
             let mut b = head;
-            while b != NIL && bucket.len() < self.next.len() {
+            while b != NIL && bucket.len() < self.nodes.len() {
                 bucket.push(b);
-                b = self.next[b as usize];
+                b = self.nodes[b as usize].next;
             }
             order.extend(bucket.iter().rev());
         }

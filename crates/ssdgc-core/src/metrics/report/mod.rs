@@ -609,7 +609,7 @@ impl DriveWork {
 
     /// The critical-path figures of the drive(s) whose requests are `r`.
     fn critical_path(&self, r: &Responses, long_idle: SimTime) -> CriticalPath {
-        let n = r.all.count();
+        let n = r.all().count();
         let wait = r.breakdown.gc_wait_ns();
         let total = r.breakdown.total_ns();
         CriticalPath {
@@ -682,7 +682,7 @@ fn section<T: Default + PartialEq + std::fmt::Debug>(on: bool, counters: T) -> O
 
 fn requests(r: &Responses) -> Requests {
     Requests {
-        total: r.all.count(),
+        total: r.all().count(),
         reads: r.read.count(),
         writes: r.write.count(),
         unmapped_page_reads: r.unmapped_reads,
@@ -698,7 +698,7 @@ fn host_queue(waited: u64, total: u64) -> HostQueue {
 
 fn latencies(r: &Responses) -> Latencies {
     Latencies {
-        all: r.all.summary(),
+        all: r.all().summary(),
         read: r.read.summary(),
         write: r.write.summary(),
     }
@@ -706,7 +706,7 @@ fn latencies(r: &Responses) -> Latencies {
 
 fn cdfs(r: &Responses) -> LatencyCdfs {
     LatencyCdfs {
-        all: r.all.cdf(),
+        all: r.all().cdf(),
         read: r.read.cdf(),
         write: r.write.cdf(),
     }
@@ -750,7 +750,7 @@ pub fn build(i: &RunFigures<'_>) -> Report {
         workload: i.workload.clone(),
         drive: i.drive.clone(),
         requests: requests(host.requests),
-        host_queue: host_queue(i.queued_on_host, host.requests.all.count()),
+        host_queue: host_queue(i.queued_on_host, host.requests.all().count()),
         latency_us: latencies(host.requests),
         breakdown_us: host.requests.breakdown.report(),
         plane_util: breakdown::plane_util(&clocks, i.simulated),

@@ -1,0 +1,137 @@
+//! A victim's moves at once ([`FtlMechanism::relocate_block`](crate::ftl::FtlMechanism::relocate_block)):
+//! its valid pages go to the plane's GC write point in page order, exactly as one
+//! [`relocate_to`](crate::ftl::FtlMechanism::relocate_to) after another would move them, with the
+//! tables borrowed once per destination block instead of once per access (a huge-page table's view
+//! is checked each time it is taken: `table.rs`) and the L2P entries of the moves
+//! [`LOOKAHEAD`] pages ahead fetched into the cache.
+
+use prefetch_index::prefetch_index;
+
+use super::{PageFtl, NO_BLOCK};
+use crate::ftl::seam::{relocate_each, BlockMoves};
+use crate::ftl::streams::Stream;
+use crate::ftl::{BlockState, FtlError};
+use crate::units::NO_PAGE;
+
+/// Pages of the victim ahead of the move whose L2P entry is fetched into the cache (a hint that
+/// changes no result).
+const LOOKAHEAD: u32 = 8;
+
+impl PageFtl {
+    /// [`FtlMechanism::relocate_block`](crate::ftl::FtlMechanism::relocate_block).
+    pub(super) fn move_block(&mut self, plane: u32, block: u32, from: u32) -> BlockMoves {
+        let ppb = self.geo.pages_per_block;
+        let bpp = self.geo.blocks_per_plane;
+        let src_gb = (plane * bpp + block) as usize;
+        if self.hc.is_on() || self.state[src_gb] != BlockState::Victim {
+            // With hot/cold separation each page's stream is its own; a block that is not a
+            // victim has its invalidations told to the victim index: one page at a time.
+            return relocate_each(self, plane, block, from);
+        }
+        let base = self.geo.ppn(plane, block, 0);
+        let slot = self.streams.slot(Stream::Gc);
+        {
+            let (l2p, p2l): (&[u32], &[u32]) = (&self.l2p, &self.p2l);
+            for p in from..(from + LOOKAHEAD).min(ppb) {
+                let lpn = p2l[(base + p) as usize];
+                if lpn != NO_PAGE {
+                    prefetch_index(l2p, lpn as usize);
+                }
+            }
+        }
+        let mut moved = 0;
+        let mut page = from;
+        loop {
+            let p2l: &[u32] = &self.p2l;
+            let Some(p) = (page..ppb).find(|&p| p2l[(base + p) as usize] != NO_PAGE) else {
+                break;
+            };
+            page = p;
+            // The destination block: the GC write point's, opened for this move if it has none.
+            if self.planes[plane as usize].wp[slot].block == NO_BLOCK {
+                if let Err(e) = self.open_block(plane, Stream::Gc) {
+                    return BlockMoves {
+                        moved,
+                        next: page,
+                        error: Some(e),
+                    };
+                }
+            }
+            let wp = self.planes[plane as usize].wp[slot];
+            let dst_gb = (plane * bpp + wp.block) as usize;
+            let dst_base = self.geo.ppn(plane, wp.block, 0);
+            let first = wp.next;
+            let mut next = first;
+            let mut clock = self.clock;
+            {
+                let (l2p, p2l): (&mut [u32], &mut [u32]) = (&mut self.l2p, &mut self.p2l);
+                // Until the victim or the destination block runs out. The two blocks' valid
+                // counts and clocks are written once the run ends (nothing reads them during it).
+                while page < ppb && next < ppb {
+                    let src = base + page;
+                    if page + LOOKAHEAD < ppb {
+                        let ahead = p2l[(src + LOOKAHEAD) as usize];
+                        if ahead != NO_PAGE {
+                            prefetch_index(&*l2p, ahead as usize);
+                        }
+                    }
+                    let lpn = p2l[src as usize];
+                    page += 1;
+                    if lpn == NO_PAGE {
+                        continue;
+                    }
+                    // The victim's copy is invalid (a victim is no candidate: no index to tell),
+                    // the new copy mapped.
+                    p2l[src as usize] = NO_PAGE;
+                    let dst = dst_base + next;
+                    next += 1;
+                    debug_assert_eq!(p2l[dst as usize], NO_PAGE);
+                    p2l[dst as usize] = lpn;
+                    l2p[lpn as usize] = dst;
+                    clock += 1;
+                }
+            }
+            let n = next - first;
+            if n > 0 {
+                // As each move left them: the victim's clock is the one of its last
+                // invalidation, before the last program.
+                self.valid[src_gb] -= n as u16;
+                self.last_modified[src_gb] = clock - 1;
+                self.valid[dst_gb] += n as u16;
+                self.last_modified[dst_gb] = clock;
+                moved += n;
+            }
+            self.clock = clock;
+            let wp = &mut self.planes[plane as usize].wp[slot];
+            wp.next = next;
+            if next == ppb {
+                wp.block = NO_BLOCK;
+                self.close_block(dst_gb);
+            }
+        }
+        BlockMoves {
+            moved,
+            next: ppb,
+            error: None,
+        }
+    }
+
+    /// Opens a block from the plane's free pool at `stream`'s write point, which has none.
+    #[inline(always)]
+    pub(super) fn open_block(&mut self, plane: u32, stream: Stream) -> Result<(), FtlError> {
+        let bpp = self.geo.blocks_per_plane;
+        let ps = &mut self.planes[plane as usize];
+        let b = ps
+            .free
+            .take(self.streams.take(stream))
+            .ok_or(FtlError::OutOfBlocks { plane })?;
+        self.free_low = self.free_low.min(ps.free.len() as u32);
+        let gb = (plane * bpp + b) as usize;
+        debug_assert_eq!(self.state[gb], BlockState::Free);
+        self.state[gb] = BlockState::Open;
+        let wp = &mut ps.wp[self.streams.slot(stream)];
+        wp.block = b;
+        wp.next = 0;
+        Ok(())
+    }
+}
