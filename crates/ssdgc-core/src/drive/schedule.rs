@@ -21,6 +21,9 @@ use crate::gc::{self, GcOp};
 use crate::metrics::breakdown::Busy;
 use crate::units::SimTime;
 
+/// Rounds of one decision of a die ([`Drive::decide`]).
+const DECIDE_ROUNDS: u32 = 64;
+
 impl Drive {
     /// Lets free die `d` start its next operation, as its scheme decides. A busy die running a
     /// preemptible GC operation may instead be suspended for the host work queued there.
@@ -37,130 +40,148 @@ impl Drive {
 
     /// Free die `d` starts its next operation, as its scheme decides; `woken`: the drive's wake-up
     /// is firing.
+    ///
+    /// Each round either starts an operation (and returns) or retires a finished job; a die has few
+    /// jobs, so the bound of [`DECIDE_ROUNDS`] is never reached in a correct run. The first round,
+    /// the usual whole decision, runs outside the loop (whose set-up, hoisted out of it by the
+    /// compiler, would cost every decision); the rounds after it are out of line.
     pub(super) fn decide(&mut self, ev: &mut EventQueue, d: u32, woken: bool) {
-        // Each round either starts an operation (and returns) or retires a finished job; a die has
-        // few jobs, so this bound is never reached in a correct run.
-        for _ in 0..64 {
-            if !matches!(self.dies[d as usize].running, Running::Nothing) {
-                if self.suspension.may_suspend(d) {
-                    self.try_suspend(ev, d);
-                }
+        if !self.decide_round(ev, d, woken) {
+            self.decide_again(ev, d, woken);
+        }
+    }
+
+    /// [`Drive::decide`]'s rounds after the first, until one is over.
+    #[inline(never)]
+    fn decide_again(&mut self, ev: &mut EventQueue, d: u32, woken: bool) {
+        for _ in 1..DECIDE_ROUNDS {
+            if self.decide_round(ev, d, woken) {
                 return;
             }
-            if self.res.blocked(d) {
-                // Another die of the channel runs GC and holds it (`gc.blocking = "channel"`).
-                return;
+        }
+        self.invariant(format!("die {d}: its scheme made no progress"));
+    }
+
+    /// One round of [`Drive::decide`]: true when the decision is over (an operation started, or
+    /// nothing to start), false when a job was retired and the die decides again.
+    #[inline(always)]
+    fn decide_round(&mut self, ev: &mut EventQueue, d: u32, woken: bool) -> bool {
+        if !matches!(self.dies[d as usize].running, Running::Nothing) {
+            if self.suspension.may_suspend(d) {
+                self.try_suspend(ev, d);
             }
-            if let Some(j) = self.dies[d as usize].plane_hold {
-                if self.step_plane_held(ev, d, j) {
-                    return;
-                }
-                continue;
+            return true;
+        }
+        if self.res.blocked(d) {
+            // Another die of the channel runs GC and holds it (`gc.blocking = "channel"`).
+            return true;
+        }
+        if let Some(j) = self.dies[d as usize].plane_hold {
+            return self.step_plane_held(ev, d, j);
+        }
+        let die = &mut self.dies[d as usize];
+        let mut cx = DieContext {
+            now: self.now,
+            die: d,
+            device_idle: self.pieces == 0,
+            woken,
+            view: &self.view,
+            wake: None,
+            ftl: &mut self.ftl,
+            rng: &mut self.rng,
+            queue: &die.queue,
+            jobs: &mut die.jobs,
+            error: &mut self.ftl_error,
+        };
+        let action = self.scheme.next(&mut cx);
+        if let Some(w) = cx.wake {
+            self.apply_wake(ev, w);
+        }
+        let action = match (self.suspension.holds(d), action) {
+            (false, a) => a,
+            // With an operation suspended, only host transactions run before it resumes.
+            (true, Action::Host(i) | Action::Merge { txn: i, .. }) => Action::Host(i),
+            (true, _) => {
+                self.resume(ev, d);
+                return true;
             }
-            let die = &mut self.dies[d as usize];
-            let mut cx = DieContext {
-                now: self.now,
-                die: d,
-                device_idle: self.pieces == 0,
-                woken,
-                view: &self.view,
-                wake: None,
-                ftl: &mut self.ftl,
-                rng: &mut self.rng,
-                queue: &die.queue,
-                jobs: &mut die.jobs,
-                error: &mut self.ftl_error,
-            };
-            let action = self.scheme.next(&mut cx);
-            if let Some(w) = cx.wake {
-                self.apply_wake(ev, w);
+        };
+        let die = &mut self.dies[d as usize];
+        match action {
+            Action::Idle => return true,
+            Action::Flush => {
+                self.start_flush(ev, d);
+                return true;
             }
-            let action = match (self.suspension.holds(d), action) {
-                (false, a) => a,
-                // With an operation suspended, only host transactions run before it resumes.
-                (true, Action::Host(i) | Action::Merge { txn: i, .. }) => Action::Host(i),
-                (true, _) => {
-                    self.resume(ev, d);
-                    return;
-                }
-            };
-            let die = &mut self.dies[d as usize];
-            match action {
-                Action::Idle => return,
-                Action::Flush => {
-                    self.start_flush(ev, d);
-                    return;
-                }
-                Action::Merge { txn, job } => {
-                    let Some(t) = die.take_queued(txn) else {
-                        self.invariant(format!(
-                            "scheme merged host transaction {txn} of an empty slot"
-                        ));
-                        return;
-                    };
-                    if self.txns[t as usize].write {
-                        // Into the move's page buffer, or (not mergeable after all) an ordinary
-                        // write.
-                        self.start_host(ev, d, t, Some(job));
-                    } else if !self.start_merge(ev, d, t, job) {
-                        // Not mergeable after all: an ordinary read.
-                        self.start_host(ev, d, t, None);
-                    }
-                    return;
-                }
-                Action::Host(i) => {
-                    let Some(t) = die.take_queued(i) else {
-                        self.invariant(format!(
-                            "scheme chose host transaction {i} of an empty slot"
-                        ));
-                        return;
-                    };
+            Action::Merge { txn, job } => {
+                let Some(t) = die.take_queued(txn) else {
+                    self.invariant(format!(
+                        "scheme merged host transaction {txn} of an empty slot"
+                    ));
+                    return true;
+                };
+                if self.txns[t as usize].write {
+                    // Into the move's page buffer, or (not mergeable after all) an ordinary
+                    // write.
+                    self.start_host(ev, d, t, Some(job));
+                } else if !self.start_merge(ev, d, t, job) {
+                    // Not mergeable after all: an ordinary read.
                     self.start_host(ev, d, t, None);
-                    return;
                 }
-                Action::GcJob(j) => {
-                    if j >= die.jobs.len() {
-                        self.invariant(format!("scheme chose GC job {j}, which does not exist"));
-                        return;
-                    }
-                    if self.scope == GcScope::Plane {
-                        // The job holds its planes only: the die alternates its operations with
-                        // host transactions of other planes, without asking the scheme again.
-                        self.dies[d as usize].plane_hold = Some(j);
-                        if self.step_plane_held(ev, d, j) {
-                            return;
-                        }
-                        continue;
-                    }
-                    if self.start_gc_job(ev, d, j) {
-                        return;
-                    }
-                    // The job had nothing left: it is retired; decide again.
+                return true;
+            }
+            Action::Host(i) => {
+                let Some(t) = die.take_queued(i) else {
+                    self.invariant(format!(
+                        "scheme chose host transaction {i} of an empty slot"
+                    ));
+                    return true;
+                };
+                self.start_host(ev, d, t, None);
+                return true;
+            }
+            Action::GcJob(j) => {
+                if j >= die.jobs.len() {
+                    self.invariant(format!("scheme chose GC job {j}, which does not exist"));
+                    return true;
                 }
-                Action::Gc(j) => {
-                    let Some(job) = die.jobs.get_mut(j) else {
-                        self.invariant(format!("scheme chose GC job {j}, which does not exist"));
-                        return;
-                    };
-                    match gc::dispatch_next(&mut self.ftl, job) {
-                        Ok(Some(op)) => {
-                            let dur = self.start_gc_op(ev, d, j, op, false);
-                            self.counters.gc_time += dur;
-                            self.suspension.started(d);
-                            return;
-                        }
-                        Ok(None) => {
-                            die.jobs.remove(j);
-                        }
-                        Err(e) => {
-                            self.ftl_error.get_or_insert(e);
-                            return;
-                        }
+                if self.scope == GcScope::Plane {
+                    // The job holds its planes only: the die alternates its operations with
+                    // host transactions of other planes, without asking the scheme again.
+                    self.dies[d as usize].plane_hold = Some(j);
+                    if self.step_plane_held(ev, d, j) {
+                        return true;
+                    }
+                    return false;
+                }
+                if self.start_gc_job(ev, d, j) {
+                    return true;
+                }
+                // The job had nothing left: it is retired; decide again.
+            }
+            Action::Gc(j) => {
+                let Some(job) = die.jobs.get_mut(j) else {
+                    self.invariant(format!("scheme chose GC job {j}, which does not exist"));
+                    return true;
+                };
+                match gc::dispatch_next(&mut self.ftl, job) {
+                    Ok(Some(op)) => {
+                        let dur = self.start_gc_op(ev, d, j, op, false);
+                        self.counters.gc_time += dur;
+                        self.suspension.started(d);
+                        return true;
+                    }
+                    Ok(None) => {
+                        die.jobs.remove(j);
+                    }
+                    Err(e) => {
+                        self.ftl_error.get_or_insert(e);
+                        return true;
                     }
                 }
             }
         }
-        self.invariant(format!("die {d}: its scheme made no progress"));
+        false
     }
 
     /// Starts host transaction `t` on die `d`; a write with `merge = Some(j)` goes into the page
