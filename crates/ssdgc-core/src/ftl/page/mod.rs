@@ -130,9 +130,16 @@ impl PageFtl {
     /// Marks `ppn` invalid, telling the victim index when its block is a candidate.
     #[inline(always)]
     fn invalidate(&mut self, ppn: Ppn) {
-        let gb = self.geo.global_block(ppn) as usize;
         debug_assert!(self.p2l[ppn as usize] != NO_PAGE);
         self.p2l[ppn as usize] = NO_PAGE;
+        self.invalidated(ppn);
+    }
+
+    /// [`Self::invalidate`] beyond the P2L entry (already cleared): `ppn`'s block loses a valid
+    /// page.
+    #[inline(always)]
+    fn invalidated(&mut self, ppn: Ppn) {
+        let gb = self.geo.global_block(ppn) as usize;
         let old = self.valid[gb];
         debug_assert!(old > 0);
         self.valid[gb] = old - 1;
@@ -222,6 +229,13 @@ impl PageFtl {
         debug_assert_eq!(self.p2l[ppn as usize], NO_PAGE);
         self.p2l[ppn as usize] = lpn;
         self.l2p[lpn as usize] = ppn;
+        self.filled(ppn);
+    }
+
+    /// [`Self::fill_page`] beyond the two table entries (already written): `ppn`'s block gains a
+    /// valid page, and is complete when `ppn` is its last.
+    #[inline(always)]
+    fn filled(&mut self, ppn: Ppn) {
         let gb = self.geo.global_block(ppn) as usize;
         self.valid[gb] += 1;
         self.clock += 1;
@@ -479,7 +493,20 @@ impl FtlMechanism for PageFtl {
     fn host_write(&mut self, lpn: Lpn) -> Result<Ppn, FtlError> {
         let plane = self.plane_of(lpn);
         let ppn = self.allocate(plane, Stream::Host)?;
-        let old = self.l2p[lpn as usize];
+        // The table entries first, each table's view taken once (a huge-page table's view is
+        // checked each time it is taken: `table.rs`); then the blocks' counts, in the order of
+        // `invalidate` and `fill_page` (the victim index sees the counts, never the tables).
+        let old = {
+            let (l2p, p2l): (&mut [u32], &mut [u32]) = (&mut self.l2p, &mut self.p2l);
+            let old = std::mem::replace(&mut l2p[lpn as usize], ppn);
+            if old & BUFFERED == 0 {
+                debug_assert!(p2l[old as usize] != NO_PAGE);
+                p2l[old as usize] = NO_PAGE;
+            }
+            debug_assert_eq!(p2l[ppn as usize], NO_PAGE);
+            p2l[ppn as usize] = lpn;
+            old
+        };
         if self.hc.is_on() {
             self.hc_update(lpn, old != NO_PAGE);
         }
@@ -487,9 +514,9 @@ impl FtlMechanism for PageFtl {
             // The buffered copy is superseded; its queue entry is skipped when committed.
             self.planes[plane as usize].buffered_live -= 1;
         } else if old != NO_PAGE {
-            self.invalidate(old);
+            self.invalidated(old);
         }
-        self.fill_page(lpn, ppn);
+        self.filled(ppn);
         Ok(ppn)
     }
 
