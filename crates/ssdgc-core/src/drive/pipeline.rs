@@ -119,15 +119,16 @@ impl Pipeline {
     }
 
     /// The operation of a host write to `planes` of die `d` starting at `now`, queued at `arrived`,
-    /// whose channel's last reservation ends at `channel_free`: its program alone when it pipelines
-    /// with the GC move that just ended (counting it), `None` otherwise.
+    /// whose channel's last reservation ends at `channel_free()` (asked only when it may pipeline):
+    /// its program alone when it pipelines with the GC move that just ended (counting it), `None`
+    /// otherwise.
     #[inline]
     pub(super) fn host_write(
         &mut self,
         d: u32,
         now: SimTime,
         arrived: SimTime,
-        channel_free: SimTime,
+        channel_free: impl FnOnce() -> SimTime,
         t: &Timing,
         planes: u64,
     ) -> Option<FlashOp> {
@@ -139,7 +140,7 @@ impl Pipeline {
         };
         let fits = end == now
             && program_start.max(arrived) + t.command + t.transfer <= now
-            && channel_free + t.transfer <= now;
+            && channel_free() + t.transfer <= now;
         if !fits {
             return None;
         }
@@ -178,25 +179,25 @@ mod tests {
         let mv = GcOp::Move { src: 0, dst: 1 };
         let end = 1_000_000;
         p.gc_started(0, &mv, end, &t);
-        let op = p.host_write(0, end, 0, 0, &t, 1).expect("pipelined");
+        let op = p.host_write(0, end, 0, || 0, &t, 1).expect("pipelined");
         assert_eq!(op, FlashOp::new(0, 0, t.program, 1));
         assert_eq!(p.writes(), 1);
         // Once only: the next write pays in full.
-        assert_eq!(p.host_write(0, end, 0, 0, &t, 1), None);
+        assert_eq!(p.host_write(0, end, 0, || 0, &t, 1), None);
         // A gap, another die, a late arrival, a busy channel: no pipelining.
         p.gc_started(0, &mv, end, &t);
-        assert_eq!(p.host_write(0, end + 1, 0, 0, &t, 1), None, "gap");
-        assert_eq!(p.host_write(1, end, 0, 0, &t, 1), None, "other die");
+        assert_eq!(p.host_write(0, end + 1, 0, || 0, &t, 1), None, "gap");
+        assert_eq!(p.host_write(1, end, 0, || 0, &t, 1), None, "other die");
         assert_eq!(
-            p.host_write(0, end, end - 1, 0, &t, 1),
+            p.host_write(0, end, end - 1, || 0, &t, 1),
             None,
             "arrived late"
         );
-        assert_eq!(p.host_write(0, end, 0, end, &t, 1), None, "channel busy");
+        assert_eq!(p.host_write(0, end, 0, || end, &t, 1), None, "channel busy");
         assert_eq!(p.writes(), 1);
         let erase = GcOp::Erase { plane: 0, block: 0 };
         p.gc_started(0, &erase, end, &t);
-        assert_eq!(p.host_write(0, end, 0, 0, &t, 1), None, "after an erase");
+        assert_eq!(p.host_write(0, end, 0, || 0, &t, 1), None, "after an erase");
     }
 
     #[test]
@@ -225,7 +226,7 @@ mod tests {
         let mut p = Pipeline::new(false, 1);
         let mv = GcOp::Move { src: 0, dst: 1 };
         p.gc_started(0, &mv, 1_000_000, &t);
-        assert_eq!(p.host_write(0, 1_000_000, 0, 0, &t, 1), None);
+        assert_eq!(p.host_write(0, 1_000_000, 0, || 0, &t, 1), None);
         p.host_read(0, 0, 50_000);
         assert_eq!(p.gc_timing(0, 50_000, &mv, &t), t);
         assert_eq!((p.reads(), p.writes()), (0, 0));

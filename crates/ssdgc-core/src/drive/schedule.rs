@@ -215,7 +215,7 @@ impl Drive {
                     d,
                     now,
                     txn.snap.at(),
-                    self.res.channel_free(d),
+                    || self.res.channel_free(d),
                     &self.timing,
                     solo,
                 )
@@ -299,7 +299,7 @@ impl Drive {
                     d,
                     self.now,
                     txn.snap.at(),
-                    self.res.channel_free(d),
+                    || self.res.channel_free(d),
                     &self.timing,
                     solo,
                 )
