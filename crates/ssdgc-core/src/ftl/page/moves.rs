@@ -65,29 +65,31 @@ impl PageFtl {
             let mut clock = self.clock;
             {
                 let (l2p, p2l): (&mut [u32], &mut [u32]) = (&mut self.l2p, &mut self.p2l);
+                // The two blocks' P2L entries, `ppb` each: indexed by page, checked against
+                // `ppb` once here rather than at every access.
+                let (victim, dest) =
+                    two_blocks(p2l, base as usize, dst_base as usize, ppb as usize);
                 // Until the victim or the destination block runs out. The two blocks' valid
                 // counts and clocks are written once the run ends (nothing reads them during it).
                 while page < ppb && next < ppb {
-                    let src = base + page;
-                    if page + LOOKAHEAD < ppb {
-                        let ahead = p2l[(src + LOOKAHEAD) as usize];
+                    let src = page as usize;
+                    if let Some(&ahead) = victim.get(src + LOOKAHEAD as usize) {
                         if ahead != NO_PAGE {
                             prefetch_index(&*l2p, ahead as usize);
                         }
                     }
-                    let lpn = p2l[src as usize];
+                    let lpn = victim[src];
                     page += 1;
                     if lpn == NO_PAGE {
                         continue;
                     }
                     // The victim's copy is invalid (a victim is no candidate: no index to tell),
                     // the new copy mapped.
-                    p2l[src as usize] = NO_PAGE;
-                    let dst = dst_base + next;
+                    victim[src] = NO_PAGE;
+                    debug_assert_eq!(dest[next as usize], NO_PAGE);
+                    dest[next as usize] = lpn;
+                    l2p[lpn as usize] = dst_base + next;
                     next += 1;
-                    debug_assert_eq!(p2l[dst as usize], NO_PAGE);
-                    p2l[dst as usize] = lpn;
-                    l2p[lpn as usize] = dst;
                     clock += 1;
                 }
             }
@@ -133,5 +135,32 @@ impl PageFtl {
         wp.block = b;
         wp.next = 0;
         Ok(())
+    }
+}
+
+/// The `n` entries of `table` from `a` and the `n` from `b`, two ranges that do not overlap (two
+/// blocks' P2L entries), both mutable.
+fn two_blocks(table: &mut [u32], a: usize, b: usize, n: usize) -> (&mut [u32], &mut [u32]) {
+    if a < b {
+        let (lo, hi) = table.split_at_mut(b);
+        (&mut lo[a..a + n], &mut hi[..n])
+    } else {
+        let (lo, hi) = table.split_at_mut(a);
+        (&mut hi[..n], &mut lo[b..b + n])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::two_blocks;
+
+    #[test]
+    fn two_blocks_are_the_ranges_asked_for_in_either_order() {
+        let mut t: Vec<u32> = (0..40).collect();
+        for (a, b) in [(8, 24), (24, 8), (0, 32), (32, 0), (8, 16), (16, 8)] {
+            let (x, y) = two_blocks(&mut t, a, b, 8);
+            assert_eq!(x, &(a as u32..a as u32 + 8).collect::<Vec<_>>()[..]);
+            assert_eq!(y, &(b as u32..b as u32 + 8).collect::<Vec<_>>()[..]);
+        }
     }
 }
