@@ -181,8 +181,9 @@ impl Die {
     fn take_queued(&mut self, i: usize) -> Option<u32> {
         if i == 0 {
             // The usual choice: the oldest.
-            self.queue.pop_front()?;
-            self.ids.pop_front()
+            let id = self.ids.pop_front()?;
+            self.queue.pop_front();
+            Some(id)
         } else {
             self.queue.remove(i)?;
             self.ids.remove(i)
