@@ -3,6 +3,7 @@
 pub mod breakdown;
 pub mod cdf;
 pub mod figures;
+mod hdr;
 pub mod headline;
 pub mod idle;
 pub mod report;
@@ -24,16 +25,18 @@ pub fn critical_path_on(cfg: &crate::config::Config) -> bool {
     cfg.host.critical_path || cfg.gc_axes().is_ok_and(|a| a.when.is_agc_family())
 }
 
-use hdrhistogram::Histogram;
 use serde::Serialize;
+
+use hdr::HdrCounts;
 
 use crate::units::{ns_to_us, SimTime};
 
 /// A latency distribution: exact count, mean, standard deviation and maximum, and percentiles from
-/// an HDR histogram with 3 significant digits (relative error ≤ 0.1%).
+/// an HDR histogram with 3 significant digits (relative error ≤ 0.1%), whose counts are kept
+/// apart ([`HdrCounts`]).
 #[derive(Clone, Debug)]
 pub struct LatencyStats {
-    hist: Histogram<u64>,
+    hist: HdrCounts,
     count: u64,
     sum: u128,
     mean: f64,
@@ -46,8 +49,7 @@ impl Default for LatencyStats {
         LatencyStats {
             // 1 ns to ~2.8 hours at 3 significant digits; longer times saturate (the exact
             // maximum is kept separately).
-            hist: Histogram::new_with_bounds(1, 10_000_000_000_000, 3)
-                .expect("valid histogram bounds"),
+            hist: HdrCounts::default(),
             count: 0,
             sum: 0,
             mean: 0.0,
@@ -77,7 +79,7 @@ impl LatencyStats {
     /// Records one response time in nanoseconds.
     #[inline]
     pub fn record(&mut self, ns: SimTime) {
-        self.hist.saturating_record(ns);
+        self.hist.record(ns);
         self.count += 1;
         self.sum += ns as u128;
         // Welford's update: numerically stable, and deterministic for a given order.
@@ -107,7 +109,8 @@ impl LatencyStats {
         if self.count == 0 {
             return LatencySummary::default();
         }
-        let q = |p: f64| ns_to_us(self.hist.value_at_quantile(p).min(self.max));
+        let hist = self.hist.histogram();
+        let q = |p: f64| ns_to_us(hist.value_at_quantile(p).min(self.max));
         let mean = self.mean_ns() / 1e3;
         let std = (self.m2 / self.count as f64).sqrt() / 1e3;
         LatencySummary {
