@@ -776,20 +776,28 @@ impl FrontEnd {
         }
     }
 
-    /// Drive `d` finished page transaction `p`.
-    #[inline]
+    /// Drive `d` finished page transaction `p`. (Inlined into the run loop: a host page goes
+    /// straight to [`FrontEnd::page_done`].)
+    #[inline(always)]
     pub(crate) fn page_finished(&mut self, io: &mut Io, d: usize, p: PageDone) {
         if p.tag == FLUSH {
-            self.buffer.flushed(self.stripe.array_page(d, p.lpn));
-            if self.drives > 1 {
-                self.per_drive[d].pages_flushed += 1;
-            }
-            if self.in_device == 0 {
-                // Pages written again while in flight.
-                self.flush_buffer(io);
-            }
+            self.flush_done(io, d, p.lpn);
         } else {
             self.page_done(io, p.tag, d, p.bd);
+        }
+    }
+
+    /// Drive `d` wrote buffered page `lpn` to flash.
+    #[cold]
+    #[inline(never)]
+    fn flush_done(&mut self, io: &mut Io, d: usize, lpn: Lpn) {
+        self.buffer.flushed(self.stripe.array_page(d, lpn));
+        if self.drives > 1 {
+            self.per_drive[d].pages_flushed += 1;
+        }
+        if self.in_device == 0 {
+            // Pages written again while in flight.
+            self.flush_buffer(io);
         }
     }
 
