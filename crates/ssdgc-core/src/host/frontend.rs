@@ -489,6 +489,9 @@ impl FrontEnd {
         }
     }
 
+    /// A request arrives at the front end: admitted to the device queue, or waiting for a slot.
+    /// (Inlined into its callers: the record and the result are not moved through memory.)
+    #[inline(always)]
     fn submit(&mut self, io: &mut Io, rec: IoRecord, disk: Option<u64>) -> Result<(), SimError> {
         let (first, npages, base, span) = self.pages_of(&rec, disk)?;
         let write = rec.op == Op::Write;
