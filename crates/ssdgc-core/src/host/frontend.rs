@@ -398,7 +398,7 @@ impl FrontEnd {
 
     /// Issues the next closed-loop request, unless the workload is done or (in bursts) the current
     /// burst has issued all its requests. False when nothing was issued.
-    #[inline]
+    #[inline(always)]
     fn issue_closed_loop(&mut self, io: &mut Io) -> Result<bool, SimError> {
         if let Some((n, _)) = self.burst {
             if self.in_burst == n {
