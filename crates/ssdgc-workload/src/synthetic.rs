@@ -375,6 +375,18 @@ impl Scramble {
     }
 }
 
+/// `rng.gen::<f64>() < p`: one draw, uniform in [0, 1). A probability of 0 or 1 decides alone
+/// (the draw is taken all the same, so the sequence of draws does not depend on it).
+#[inline(always)]
+fn below(rng: &mut Xoshiro256PlusPlus, p: f64) -> bool {
+    if p <= 0.0 || p >= 1.0 {
+        rand_core::RngCore::next_u64(rng);
+        p >= 1.0
+    } else {
+        rng.gen::<f64>() < p
+    }
+}
+
 /// Iterator over the requests of a [`SyntheticSpec`]; yields exactly `spec.count` records.
 #[derive(Clone, Debug)]
 pub struct Synthetic {
@@ -446,6 +458,8 @@ impl Synthetic {
 impl Iterator for Synthetic {
     type Item = IoRecord;
 
+    /// (Inlined into the simulator's front end: it takes one request at a time.)
+    #[inline]
     fn next(&mut self) -> Option<IoRecord> {
         if self.remaining == 0 {
             return None;
@@ -475,7 +489,7 @@ impl Iterator for Synthetic {
         }
         self.started = true;
         // 2. direction
-        let op = if self.rng.gen::<f64>() < self.read {
+        let op = if below(&mut self.rng, self.read) {
             Op::Read
         } else {
             Op::Write
@@ -493,7 +507,7 @@ impl Iterator for Synthetic {
         let len = len.min(self.span_bytes);
         // 4. offset
         let sequential = match self.prev_end {
-            Some(_) => self.rng.gen::<f64>() < self.seq,
+            Some(_) => below(&mut self.rng, self.seq),
             None => false,
         };
         let offset = if sequential {
@@ -541,6 +555,18 @@ impl Iterator for Synthetic {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn below_is_a_uniform_draw_compared() {
+        for p in [0.0, -0.5, 1.0, 1.5, 1e-300, 0.3, 0.999_999, f64::NAN] {
+            let mut a = Xoshiro256PlusPlus::seed_from_u64(5);
+            let mut b = a.clone();
+            for _ in 0..10_000 {
+                assert_eq!(below(&mut a, p), b.gen::<f64>() < p, "{p}");
+            }
+            assert_eq!(a.gen::<u64>(), b.gen::<u64>(), "the same draws, {p}");
+        }
+    }
 
     #[test]
     fn parse_full_spec() {

@@ -107,7 +107,12 @@ pub(crate) struct FrontEnd {
     fold_reject: bool,
     time_scale: f64,
     stripe: Stripe,
+    /// log2 of the page size when it is a power of two (a shift then divides by it).
+    page_shift: Option<u32>,
     drives: usize,
+    /// One drive, no write buffer, no per-disk traces: requests are admitted by
+    /// [`FrontEnd::admit_direct`].
+    direct: bool,
     reqs: Vec<Req>,
     free_reqs: Vec<u32>,
     /// Pages still to complete per request and drive: `pending[id × drives + d]`.
@@ -173,13 +178,18 @@ impl FrontEnd {
             };
             (n, t)
         });
+        let buffer = WriteBuffer::new(cfg.buffer.size.0 / cfg.geometry.page_size.0);
         FrontEnd {
             queue_depth: cfg.host.queue_depth,
             rmw: cfg.ftl.rmw,
             batch: cfg.ftl.multiplane != crate::config::HostMultiplane::Off,
             fold_reject: cfg.host.fold == crate::config::Fold::Reject,
             time_scale: cfg.host.time_scale,
+            page_shift: Some(stripe.page_size())
+                .filter(|ps| ps.is_power_of_two())
+                .map(u64::trailing_zeros),
             drives,
+            direct: drives == 1 && !buffer.enabled() && disks.is_none(),
             reqs: Vec::new(),
             free_reqs: Vec::new(),
             pending: Vec::new(),
@@ -214,7 +224,7 @@ impl FrontEnd {
             } else {
                 Vec::new()
             },
-            buffer: WriteBuffer::new(cfg.buffer.size.0 / cfg.geometry.page_size.0),
+            buffer,
             buffer_latency: cfg.buffer.latency.0,
             at_once: vec![0; drives],
             piece_first: vec![0; drives],
@@ -287,6 +297,7 @@ impl FrontEnd {
         Ok(())
     }
 
+    #[inline]
     fn next_record(&mut self) -> Result<Option<IoRecord>, SimError> {
         if self.exhausted {
             return Ok(None);
@@ -387,6 +398,7 @@ impl FrontEnd {
 
     /// Issues the next closed-loop request, unless the workload is done or (in bursts) the current
     /// burst has issued all its requests. False when nothing was issued.
+    #[inline(always)]
     fn issue_closed_loop(&mut self, io: &mut Io) -> Result<bool, SimError> {
         if let Some((n, _)) = self.burst {
             if self.in_burst == n {
@@ -418,15 +430,14 @@ impl FrontEnd {
     /// Page range of a record (of disk `disk`, with per-disk traces): its first page (before
     /// folding), its page count, and the region it folds into (first array page, pages) — the
     /// array's logical space, or the disk's region; beyond it, folded or rejected as configured.
-    #[inline]
+    #[inline(always)]
     fn pages_of(
         &self,
         rec: &IoRecord,
         disk: Option<u64>,
     ) -> Result<(u64, u64, u64, u64), SimError> {
-        let ps = self.stripe.page_size();
-        let first = rec.offset / ps;
-        let last = (rec.offset + rec.len.max(1) - 1) / ps;
+        let first = self.page_of(rec.offset);
+        let last = self.page_of(rec.offset + rec.len.max(1) - 1);
         let (base, span) = match &self.disks {
             None => (0, self.stripe.logical_pages()),
             Some(m) => self.region(m, disk)?,
@@ -478,6 +489,9 @@ impl FrontEnd {
         }
     }
 
+    /// A request arrives at the front end: admitted to the device queue, or waiting for a slot.
+    /// (Inlined into its callers: the record and the result are not moved through memory.)
+    #[inline(always)]
     fn submit(&mut self, io: &mut Io, rec: IoRecord, disk: Option<u64>) -> Result<(), SimError> {
         let (first, npages, base, span) = self.pages_of(&rec, disk)?;
         let write = rec.op == Op::Write;
@@ -530,13 +544,29 @@ impl FrontEnd {
         Ok(())
     }
 
+    /// The page holding byte `offset`.
+    #[inline(always)]
+    fn page_of(&self, offset: u64) -> u64 {
+        match self.page_shift {
+            Some(s) => offset >> s,
+            None => offset / self.stripe.page_size(),
+        }
+    }
+
     /// Moves a request into the device queue: its pieces begin on their drives, and each page
     /// becomes a transaction queued at its drive (or is answered by the buffer or at once).
+    #[inline]
     fn admit(&mut self, io: &mut Io, id: u32) {
-        if self.drives == 1 && !self.buffer.enabled() && self.disks.is_none() {
+        if self.direct {
             self.admit_direct(io, id);
-            return;
+        } else {
+            self.admit_pieces(io, id);
         }
+    }
+
+    /// [`FrontEnd::admit`] in general: several drives, the write buffer, per-disk traces.
+    #[inline(never)]
+    fn admit_pieces(&mut self, io: &mut Io, id: u32) {
         self.in_device += 1;
         self.reqs[id as usize].admitted = io.now;
         let Req {
@@ -671,7 +701,12 @@ impl FrontEnd {
         let (head, tail) = (r.head_partial, r.tail_partial);
         self.pending[id as usize] = pending;
         let logical = self.stripe.logical_pages();
-        let mut a = first % logical;
+        // (Folded only when beyond the space: no division for most requests.)
+        let mut a = if first < logical {
+            first
+        } else {
+            first % logical
+        };
         let drive = &mut io.drives[0];
         drive.begin_piece(
             id,
@@ -744,20 +779,28 @@ impl FrontEnd {
         }
     }
 
-    /// Drive `d` finished page transaction `p`.
-    #[inline]
+    /// Drive `d` finished page transaction `p`. (Inlined into the run loop: a host page goes
+    /// straight to [`FrontEnd::page_done`].)
+    #[inline(always)]
     pub(crate) fn page_finished(&mut self, io: &mut Io, d: usize, p: PageDone) {
         if p.tag == FLUSH {
-            self.buffer.flushed(self.stripe.array_page(d, p.lpn));
-            if self.drives > 1 {
-                self.per_drive[d].pages_flushed += 1;
-            }
-            if self.in_device == 0 {
-                // Pages written again while in flight.
-                self.flush_buffer(io);
-            }
+            self.flush_done(io, d, p.lpn);
         } else {
             self.page_done(io, p.tag, d, p.bd);
+        }
+    }
+
+    /// Drive `d` wrote buffered page `lpn` to flash.
+    #[cold]
+    #[inline(never)]
+    fn flush_done(&mut self, io: &mut Io, d: usize, lpn: Lpn) {
+        self.buffer.flushed(self.stripe.array_page(d, lpn));
+        if self.drives > 1 {
+            self.per_drive[d].pages_flushed += 1;
+        }
+        if self.in_device == 0 {
+            // Pages written again while in flight.
+            self.flush_buffer(io);
         }
     }
 

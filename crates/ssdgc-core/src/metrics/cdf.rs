@@ -63,13 +63,14 @@ impl LatencyStats {
     /// The distribution as a CDF, one point per non-empty histogram bucket in increasing value;
     /// empty when nothing was recorded.
     pub fn cdf(&self) -> Vec<CdfPoint> {
-        let total = self.hist.len();
-        if total == 0 {
+        if self.count() == 0 {
             return Vec::new();
         }
+        let hist = self.hist.histogram();
+        let total = hist.len();
         let mut below = 0u64;
         let mut points = Vec::new();
-        for v in self.hist.iter_recorded() {
+        for v in hist.iter_recorded() {
             below += v.count_since_last_iteration();
             points.push(CdfPoint {
                 value_us: ns_to_us(v.value_iterated_to().min(self.max)),
