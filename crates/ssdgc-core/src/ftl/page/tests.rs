@@ -48,20 +48,34 @@ impl CandidateIndexKind for OldestKind {
 
 /// One plane of 24 blocks of 4 pages, a third of it spare.
 fn one_plane(pool: PoolOrder, hot_to: HotTo, hot_cold: bool) -> PageFtl {
+    plane_ftl(24, 4, 0.34, 4, pool, hot_to, hot_cold)
+}
+
+/// One plane of `blocks` blocks of `pages` pages, CWDP allocation, oldest-full victims, GC due at
+/// `trigger` free blocks.
+fn plane_ftl(
+    blocks: u32,
+    pages: u32,
+    overprovision: f64,
+    trigger: u32,
+    pool: PoolOrder,
+    hot_to: HotTo,
+    hot_cold: bool,
+) -> PageFtl {
     let geo = Geometry::new(GeometryParams {
         channels: 1,
         chips_per_channel: 1,
         dies_per_chip: 1,
         planes_per_die: 1,
-        blocks_per_plane: 24,
-        pages_per_block: 4,
+        blocks_per_plane: blocks,
+        pages_per_block: pages,
         page_size: 4096,
-        overprovision: 0.34,
+        overprovision,
     });
     let params = FtlParams {
         allocation: AllocationOrder::parse("CWDP").expect("an order"),
         trigger: Trigger {
-            blocks: 4,
+            blocks: trigger,
             pages: None,
         },
         pool,
@@ -309,30 +323,7 @@ fn a_host_write_to_the_gc_stream_lands_at_the_gc_write_point() {
 
 /// One plane of 40 blocks of 16 pages, a quarter of it spare, oldest-full victims.
 fn plane_of_16_page_blocks() -> PageFtl {
-    let geo = Geometry::new(GeometryParams {
-        channels: 1,
-        chips_per_channel: 1,
-        dies_per_chip: 1,
-        planes_per_die: 1,
-        blocks_per_plane: 40,
-        pages_per_block: 16,
-        page_size: 4096,
-        overprovision: 0.25,
-    });
-    let params = FtlParams {
-        allocation: AllocationOrder::parse("CWDP").expect("an order"),
-        trigger: Trigger {
-            blocks: 3,
-            pages: None,
-        },
-        pool: PoolOrder::Fifo,
-        streams: StreamLayout::new(HotTo::default()),
-        hot_cold: false,
-        candidates: Arc::new(OldestKind),
-        mapping: Default::default(),
-        log: Default::default(),
-    };
-    PageFtl::new(&params, &geo)
+    plane_ftl(40, 16, 0.25, 3, PoolOrder::Fifo, HotTo::default(), false)
 }
 
 #[test]
