@@ -25,6 +25,27 @@
 //! (`suspend.rs`), merging of host reads and writes into GC moves (`merge.rs`), pipelining of host
 //! commands with GC moves (`pipeline.rs`) and committing TC-PaGC's buffered pages (`flush.rs`).
 
+/// The context a GC scheme decides in for die `$d` (its queue and jobs `$die`) of drive
+/// `$drive`: one place that lends the drive's parts to the scheme, borrowed field by field so that
+/// the scheme itself (`$drive.scheme`) stays free to be called.
+macro_rules! die_context {
+    ($drive:ident, $die:expr, $d:expr, $now:expr, $woken:expr) => {
+        $crate::gc::scheme::DieContext {
+            now: $now,
+            die: $d,
+            device_idle: $drive.pieces == 0,
+            woken: $woken,
+            view: &$drive.view,
+            wake: None,
+            ftl: &mut $drive.ftl,
+            rng: &mut $drive.rng,
+            queue: &$die.queue,
+            jobs: &mut $die.jobs,
+            error: &mut $drive.ftl_error,
+        }
+    };
+}
+
 mod flush;
 mod merge;
 mod multiplane;

@@ -16,7 +16,7 @@
 use super::{Drive, Running};
 use crate::engine::EventQueue;
 use crate::flash::{FlashOp, GcScope};
-use crate::gc::scheme::{Action, DieContext};
+use crate::gc::scheme::Action;
 use crate::gc::{self, GcOp};
 use crate::metrics::breakdown::Busy;
 use crate::units::SimTime;
@@ -80,19 +80,7 @@ impl Drive {
             return self.step_plane_held(ev, d, j);
         }
         let die = &mut self.dies[d as usize];
-        let mut cx = DieContext {
-            now: self.now,
-            die: d,
-            device_idle: self.pieces == 0,
-            woken,
-            view: &self.view,
-            wake: None,
-            ftl: &mut self.ftl,
-            rng: &mut self.rng,
-            queue: &die.queue,
-            jobs: &mut die.jobs,
-            error: &mut self.ftl_error,
-        };
+        let mut cx = die_context!(self, die, d, self.now, woken);
         let action = self.scheme.next(&mut cx);
         if let Some(w) = cx.wake {
             self.apply_wake(ev, w);

@@ -15,7 +15,7 @@
 use super::{Drive, Running};
 use crate::engine::EventQueue;
 use crate::flash::FlashOp;
-use crate::gc::scheme::{DieContext, Interrupt};
+use crate::gc::scheme::Interrupt;
 use crate::gc::GcOp;
 use crate::metrics::breakdown::Busy;
 use crate::units::SimTime;
@@ -104,19 +104,7 @@ impl Drive {
             return;
         };
         let done_at = self.res.die_until(d);
-        let cx = DieContext {
-            now,
-            die: d,
-            device_idle: self.pieces == 0,
-            woken: false,
-            view: &self.view,
-            wake: None,
-            ftl: &mut self.ftl,
-            rng: &mut self.rng,
-            queue: &die.queue,
-            jobs: &mut die.jobs,
-            error: &mut self.ftl_error,
-        };
+        let cx = die_context!(self, die, d, now, false);
         let Some(Interrupt::Suspend) = self.scheme.interrupts(&cx, &op) else {
             return;
         };
