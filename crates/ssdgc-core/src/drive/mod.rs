@@ -167,6 +167,14 @@ impl Scheme {
         }
     }
 
+    #[inline(always)]
+    fn serves_head(&self, die: u32, head: &QueuedTxn, ftl: &Ftl) -> bool {
+        match self {
+            Scheme::Composed(s) => s.serves_head(die, head, ftl),
+            Scheme::Custom(s) => s.serves_head(die, head, ftl),
+        }
+    }
+
     fn pipelined(&self) -> bool {
         match self {
             Scheme::Composed(s) => s.pipelined(),

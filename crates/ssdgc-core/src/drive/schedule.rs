@@ -80,6 +80,18 @@ impl Drive {
             return self.step_plane_held(ev, d, j);
         }
         let die = &mut self.dies[d as usize];
+        if die.jobs.is_empty() {
+            if let Some(head) = die.queue.front() {
+                // The usual decision, a host transaction with no GC due, answered without the
+                // context (`GcScheme::serves_head`).
+                if self.scheme.serves_head(d, head, &self.ftl) {
+                    if let Some(t) = die.take_queued(0) {
+                        self.start_host(ev, d, t, None);
+                    }
+                    return true;
+                }
+            }
+        }
         let mut cx = die_context!(self, die, d, self.now, woken);
         let action = self.scheme.next(&mut cx);
         if let Some(w) = cx.wake {

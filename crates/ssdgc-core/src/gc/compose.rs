@@ -95,6 +95,16 @@ impl Trigger for AnyTrigger {
         with_trigger!(self, t => t.next(cx, gc))
     }
 
+    #[inline(always)]
+    fn serves_head(
+        &self,
+        die: u32,
+        head: &super::scheme::QueuedTxn,
+        ftl: &crate::ftl::Ftl,
+    ) -> bool {
+        with_trigger!(self, t => t.serves_head(die, head, ftl))
+    }
+
     #[inline]
     fn may_preempt(&self, cx: &DieContext<'_>, t: &super::scheme::QueuedTxn) -> bool {
         with_trigger!(self, tr => tr.may_preempt(cx, t))
@@ -182,6 +192,17 @@ impl GcScheme for Composed {
             return Action::Flush;
         }
         self.trigger.next(cx, &mut self.axes)
+    }
+
+    /// The trigger's shortcut, where no planes axis may flush first (serial GC).
+    #[inline(always)]
+    fn serves_head(
+        &self,
+        die: u32,
+        head: &super::scheme::QueuedTxn,
+        ftl: &crate::ftl::Ftl,
+    ) -> bool {
+        matches!(self.axes.planes, PlaneMode::Serial) && self.trigger.serves_head(die, head, ftl)
     }
 
     fn pipelined(&self) -> bool {

@@ -238,6 +238,15 @@ pub trait GcScheme: Send {
     /// Decides the die's next action.
     fn next(&mut self, cx: &mut DieContext<'_>) -> Action;
 
+    /// A shortcut of [`GcScheme::next`] for a free die `die` with no GC job in progress whose
+    /// queue holds `head` first: true only when `next` would answer [`Action::Host`]`(0)` and change
+    /// nothing else (no job, no wake-up, no counter), so that the drive serves `head` without
+    /// building the [`DieContext`]. Asked before each such decision; false (the default) sends
+    /// the die through `next`, which decides as it always does.
+    fn serves_head(&self, _die: u32, _head: &QueuedTxn, _ftl: &Ftl) -> bool {
+        false
+    }
+
     /// True when host commands are pipelined with GC commands of the same type through the cache
     /// register (preemptible-GC paper §III-C): a host write that starts as a GC move ends costs its
     /// program alone, and a GC move that starts as a host read ends has its read shortened by the

@@ -84,6 +84,13 @@ pub trait Trigger: Send {
     /// Decides the die's next action, using the other axes in `gc`.
     fn next(&mut self, cx: &mut DieContext<'_>, gc: &mut Axes) -> Action;
 
+    /// [`crate::gc::scheme::GcScheme::serves_head`] for this trigger: true only when
+    /// [`Trigger::next`] on die `die`, free with no job and `head` first in its queue, would answer
+    /// `Action::Host(0)` and change nothing. False by default.
+    fn serves_head(&self, _die: u32, _head: &QueuedTxn, _ftl: &crate::ftl::Ftl) -> bool {
+        false
+    }
+
     /// Whether queued transaction `t` may run ahead of a preemptible GC job on its die (and so may
     /// suspend its operation in progress, where suspension is on).
     fn may_preempt(&self, cx: &DieContext<'_>, t: &QueuedTxn) -> bool;

@@ -15,6 +15,7 @@
 //! When not to use it: to model a drive that collects in the background.
 
 use super::{Collect, Trigger};
+use crate::ftl::Ftl;
 use crate::gc::compose::Axes;
 use crate::gc::migration::{instant, Migration};
 use crate::gc::scheme::{Action, DieContext, QueuedTxn};
@@ -71,7 +72,65 @@ impl Trigger for OnDemand {
         Action::Host(0)
     }
 
+    /// No job owed to `head` (a job it triggered has not just run) and no GC due for it: `next`
+    /// would serve it.
+    #[inline(always)]
+    fn serves_head(&self, die: u32, head: &QueuedTxn, ftl: &Ftl) -> bool {
+        !self.owed.get(die as usize).copied().unwrap_or(false)
+            && !(head.write && ftl.needs_gc(head.plane))
+    }
+
     fn may_preempt(&self, cx: &DieContext<'_>, t: &QueuedTxn) -> bool {
         !(t.write && cx.ftl().needs_gc(t.plane))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::gc::scheme::testing::{self, fill_plane0, small_die};
+    use crate::gc::scheme::{Action, QueuedTxn};
+
+    /// Wherever the shortcut answers, the full decision serves the head and starts nothing; it
+    /// answers for reads, for writes with space, and never for a write that needs GC.
+    #[test]
+    fn serves_head_only_where_next_serves_it() {
+        for collect in ["one", "restore"] {
+            let (cfg, mut ftl) = small_die(&[&format!("gc.collect={collect}")]);
+            let mut s = testing::scheme("baseline", &cfg);
+            let lpn_of = |ftl: &crate::ftl::Ftl, plane: u32| {
+                (0..ftl.geometry().logical_pages)
+                    .find(|&l| ftl.plane_of(l) == plane)
+                    .expect("a page of the plane")
+            };
+            let (mut served, mut declined) = (0, 0);
+            // The threshold is 7 free blocks.
+            for free in [12, 8, 7, 6, 4] {
+                fill_plane0(&mut ftl, free);
+                for plane in [0, 1] {
+                    for write in [false, true] {
+                        let head = QueuedTxn {
+                            plane,
+                            write,
+                            lpn: lpn_of(&ftl, plane),
+                        };
+                        let shortcut = s.serves_head(0, &head, &ftl);
+                        let mut jobs = Vec::new();
+                        let a = testing::decide(s.as_mut(), &mut ftl, &[head], &mut jobs, false);
+                        if shortcut {
+                            assert_eq!(a, Action::Host(0), "{collect}, {free} free, {head:?}");
+                            assert!(jobs.is_empty());
+                            assert!(s.serves_head(0, &head, &ftl), "nothing changed");
+                            served += 1;
+                        } else {
+                            declined += 1;
+                        }
+                        if write && plane == 0 && free < 7 {
+                            assert!(!shortcut, "a write that needs GC");
+                        }
+                    }
+                }
+            }
+            assert!(served > 0 && declined > 0);
+        }
     }
 }
