@@ -139,8 +139,8 @@ enum Running {
 }
 
 struct Die {
+    /// Queued host transactions, each with its id.
     queue: VecDeque<QueuedTxn>,
-    ids: VecDeque<u32>,
     jobs: Vec<GcJob>,
     running: Running,
     clock: DieClock,
@@ -210,12 +210,9 @@ impl Die {
     fn take_queued(&mut self, i: usize) -> Option<u32> {
         if i == 0 {
             // The usual choice: the oldest.
-            let id = self.ids.pop_front()?;
-            self.queue.pop_front();
-            Some(id)
+            self.queue.pop_front().map(|q| q.id)
         } else {
-            self.queue.remove(i)?;
-            self.ids.remove(i)
+            self.queue.remove(i).map(|q| q.id)
         }
     }
 }
@@ -327,7 +324,6 @@ impl Drive {
         let dies = (0..geo.dies)
             .map(|_| Die {
                 queue: VecDeque::new(),
-                ids: VecDeque::new(),
                 jobs: Vec::new(),
                 running: Running::Nothing,
                 clock: DieClock::new(geo.planes_per_die),
@@ -593,13 +589,16 @@ impl Drive {
                 self.txns.len() as u32 - 1
             }
         };
-        let q = QueuedTxn { plane, write, lpn };
+        let q = QueuedTxn {
+            plane,
+            write,
+            lpn,
+            id: t,
+        };
         if self.reads_first && !write {
-            self.queue_read_first(d, q, t);
+            self.queue_read_first(d, q);
         } else {
-            let die = &mut self.dies[d as usize];
-            die.queue.push_back(q);
-            die.ids.push_back(t);
+            self.dies[d as usize].queue.push_back(q);
         }
         if self.multiplane.on() {
             // The request's other pages may join a multi-plane command: the die is kicked once
@@ -735,7 +734,7 @@ impl Drive {
             msg: self.label(msg),
         };
         self.ftl.check().map_err(err)?;
-        let queued: usize = self.dies.iter().map(|d| d.ids.len()).sum();
+        let queued: usize = self.dies.iter().map(|d| d.queue.len()).sum();
         let running = self
             .dies
             .iter()

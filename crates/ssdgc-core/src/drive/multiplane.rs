@@ -191,7 +191,7 @@ impl Drive {
         };
         let mut ruled_out = 0u64;
         let mut picked: Vec<usize> = Vec::new();
-        for (i, &id) in die.ids.iter().enumerate() {
+        for (i, &crate::gc::scheme::QueuedTxn { id, .. }) in die.queue.iter().enumerate() {
             if picked.len() + 1 == max || (lead.write && (mask | ruled_out) == all) {
                 break;
             }
@@ -228,8 +228,7 @@ impl Drive {
         joined.clear();
         // Out of the queue, the later first so that the earlier indices hold.
         for &i in picked.iter().rev() {
-            die.queue.remove(i);
-            joined.push(die.ids.remove(i).expect("a queued transaction"));
+            joined.push(die.queue.remove(i).expect("a queued transaction").id);
         }
         joined.reverse();
         if lead.write && greedy {

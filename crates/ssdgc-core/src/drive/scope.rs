@@ -28,14 +28,13 @@ use crate::gc::scheme::QueuedTxn;
 use crate::units::Lpn;
 
 impl Drive {
-    /// Queues read transaction `t` (`q`) at die `d` ahead of its writes
+    /// Queues read transaction `q` at die `d` ahead of its writes
     /// (`host.priority = "reads-first"`).
     #[inline(never)]
-    pub(super) fn queue_read_first(&mut self, d: u32, q: QueuedTxn, t: u32) {
+    pub(super) fn queue_read_first(&mut self, d: u32, q: QueuedTxn) {
         let die = &mut self.dies[d as usize];
         let at = read_position(&die.queue, q.lpn);
         die.queue.insert(at, q);
-        die.ids.insert(at, t);
     }
 
     /// Die `d` starts a GC operation (or a job held to its erase): with channel scope it holds its
@@ -93,6 +92,7 @@ mod tests {
                 plane: 0,
                 write,
                 lpn,
+                id: 0,
             })
             .collect()
     }

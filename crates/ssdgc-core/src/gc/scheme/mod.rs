@@ -52,6 +52,9 @@ pub struct QueuedTxn {
     pub write: bool,
     /// Its logical page.
     pub lpn: crate::units::Lpn,
+    /// The drive's number for it (opaque to schemes): kept in the entry, so that a die has one
+    /// queue.
+    pub id: u32,
 }
 
 /// What a scheme may see and do while deciding for one die.

@@ -154,6 +154,7 @@ mod tests {
             plane: 0,
             write: true,
             lpn: page_of_plane0(ftl),
+            id: 0,
         }
     }
 

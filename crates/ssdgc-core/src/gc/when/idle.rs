@@ -134,6 +134,7 @@ mod tests {
         plane: 0,
         write: true,
         lpn: 0,
+        id: 0,
     };
 
     #[test]

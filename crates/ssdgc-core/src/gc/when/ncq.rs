@@ -130,6 +130,7 @@ mod tests {
         plane: 0,
         write: true,
         lpn: 0,
+        id: 0,
     };
 
     /// Threshold 7 free blocks, "enough" 14, busy from 4 commands, floor 4.

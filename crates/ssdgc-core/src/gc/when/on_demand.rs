@@ -112,6 +112,7 @@ mod tests {
                             plane,
                             write,
                             lpn: lpn_of(&ftl, plane),
+                            id: 0,
                         };
                         let shortcut = s.serves_head(0, &head, &ftl);
                         let mut jobs = Vec::new();

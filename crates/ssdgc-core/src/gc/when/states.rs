@@ -246,16 +246,19 @@ mod tests {
         plane: 0,
         write: true,
         lpn: 0,
+        id: 0,
     };
     const R0: QueuedTxn = QueuedTxn {
         plane: 0,
         write: false,
         lpn: 0,
+        id: 0,
     };
     const W1: QueuedTxn = QueuedTxn {
         plane: 1,
         write: true,
         lpn: 1,
+        id: 0,
     };
 
     #[test]
