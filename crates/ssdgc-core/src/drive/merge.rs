@@ -86,7 +86,7 @@ impl Drive {
         self.counters.host_pages_read += 1;
         self.merging.reads += 1;
         self.counters.gc_time += r.end - now;
-        let plane = self.geo.plane_in_die(txn.plane);
+        let plane = u32::from(txn.in_die);
         let die = &mut self.dies[d as usize];
         let mut bd = die.clock.waited(now, plane, &txn.snap);
         bd.cngc += r.channel_wait();
@@ -110,12 +110,18 @@ impl Drive {
         true
     }
 
-    /// The FTL side of host write `lpn` on die `d`: merged into job `merge`'s move of the page
+    /// The FTL side of host write `lpn` (of plane `plane`) on die `d`: merged into job `merge`'s move of the page
     /// when the job still has to move it, else an ordinary write (counting a cancelled move when a
     /// job of the die still had to move the page). Whether it merged; `None` when the FTL failed
     /// (the error is kept).
     #[inline(always)]
-    pub(super) fn host_write(&mut self, d: u32, lpn: Lpn, merge: Option<usize>) -> Option<bool> {
+    pub(super) fn host_write(
+        &mut self,
+        d: u32,
+        plane: u32,
+        lpn: Lpn,
+        merge: Option<usize>,
+    ) -> Option<bool> {
         // Only a die with a GC job in progress can have a move to merge into or cancel.
         if !self.dies[d as usize].jobs.is_empty() {
             match self.write_beside_gc(d, lpn, merge) {
@@ -127,7 +133,7 @@ impl Drive {
                 }
             }
         }
-        if let Err(e) = self.ftl.host_write(lpn) {
+        if let Err(e) = self.ftl.host_write_in(plane, lpn) {
             self.ftl_error.get_or_insert(e);
             return None;
         }

@@ -108,6 +108,9 @@ struct Txn {
     lpn: Lpn,
     /// The plane of `lpn`, found once when the transaction is queued.
     plane: u32,
+    /// `plane`'s index within its die (at most [`crate::config::MAX_PLANES_PER_DIE`]), found
+    /// with its die.
+    in_die: u8,
     write: bool,
     /// A write that covers only part of its page (read-modify-write applies, `ftl.rmw`).
     partial: bool,
@@ -567,16 +570,16 @@ impl Drive {
             self.ftl.prefetch_lpn(lpn);
         }
         let d = self.geo.die_of_plane(plane);
+        let in_die = self.geo.plane_in_die(plane);
         let txn = Txn {
             tag,
             lpn,
             plane,
+            in_die: in_die as u8,
             write,
             partial,
             joined: false,
-            snap: self.dies[d as usize]
-                .clock
-                .snapshot(now, self.geo.plane_in_die(plane)),
+            snap: self.dies[d as usize].clock.snapshot(now, in_die),
             bd: Breakdown::default(),
         };
         let t = match self.free_txns.pop() {

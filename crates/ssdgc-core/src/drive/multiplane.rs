@@ -196,7 +196,7 @@ impl Drive {
                 break;
             }
             let c = self.txns[id as usize];
-            let bit = 1u64 << self.geo.plane_in_die(c.plane);
+            let bit = 1u64 << c.in_die;
             if c.write != lead.write || (mask | ruled_out) & bit != 0 {
                 continue;
             }
@@ -339,7 +339,7 @@ impl Drive {
         let mut late = false;
         for &id in std::iter::once(&t).chain(&ids) {
             let txn = &mut self.txns[id as usize];
-            let plane = self.geo.plane_in_die(txn.plane);
+            let plane = u32::from(txn.in_die);
             let mut bd = die.clock.waited(now, plane, &txn.snap);
             if id == t {
                 late = bd.delayed_by_gc();

@@ -191,7 +191,7 @@ impl Drive {
     pub(super) fn start_host(&mut self, ev: &mut EventQueue, d: u32, t: u32, merge: Option<usize>) {
         let txn = self.txns[t as usize];
         let now = self.now;
-        let plane = self.geo.plane_in_die(txn.plane);
+        let plane = u32::from(txn.in_die);
         let solo = 1u64 << plane;
         let op = if self.host_extras {
             // Read-modify-write or host multi-plane commands (kept out of the common path).
@@ -200,7 +200,7 @@ impl Drive {
                 None => return,
             }
         } else if txn.write {
-            if self.host_write(d, txn.lpn, merge).is_none() {
+            if self.host_write(d, txn.plane, txn.lpn, merge).is_none() {
                 return;
             }
             if let Some(next) = self.dies[d as usize].queue.front() {
@@ -256,7 +256,7 @@ impl Drive {
         merge: Option<usize>,
     ) -> Option<FlashOp> {
         let txn = self.txns[t as usize];
-        let plane = self.geo.plane_in_die(txn.plane);
+        let plane = u32::from(txn.in_die);
         let solo = 1u64 << plane;
         if !txn.write {
             let planes = if self.multiplane.on() {
@@ -279,7 +279,7 @@ impl Drive {
         } else {
             self.gather(d, t, plane)
         };
-        let merged = self.host_write(d, txn.lpn, merge)?;
+        let merged = self.host_write(d, txn.plane, txn.lpn, merge)?;
         if planes != solo {
             let Some(lead) = self.ftl.lookup(txn.lpn) else {
                 self.invariant(format!("host write of page {} left it unmapped", txn.lpn));

@@ -415,6 +415,16 @@ impl Ftl {
         Ok(ppn)
     }
 
+    /// [`Ftl::host_write`] of `lpn` in `plane`, its plane ([`Ftl::plane_of`]), which the caller
+    /// already knows (a queued transaction keeps it).
+    #[inline(always)]
+    pub fn host_write_in(&mut self, plane: u32, lpn: Lpn) -> Result<Ppn, FtlError> {
+        debug_assert_eq!(plane, self.plane_of(lpn));
+        let ppn = with_map!(mut self, f => f.host_write_in(plane, lpn))?;
+        self.counters.host_pages_written += 1;
+        Ok(ppn)
+    }
+
     /// Writes host data for `lpn` at its plane's write point of `stream` (a host write merged into
     /// a GC move lands at the GC write point). Counted as a host page written.
     pub fn host_write_to(&mut self, lpn: Lpn, stream: Stream) -> Result<Ppn, FtlError> {

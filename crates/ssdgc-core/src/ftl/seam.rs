@@ -164,6 +164,12 @@ pub trait FtlMechanism: FtlView {
     /// Writes host data for `lpn`: invalidates the old copy, programs a page at the host write point
     /// of its plane and maps it. Returns the new page.
     fn host_write(&mut self, lpn: Lpn) -> Result<Ppn, FtlError>;
+    /// [`FtlMechanism::host_write`] of `lpn` in `plane`, its plane ([`FtlView::plane_of`]), which
+    /// the caller already knows.
+    fn host_write_in(&mut self, plane: u32, lpn: Lpn) -> Result<Ppn, FtlError> {
+        debug_assert_eq!(plane, self.plane_of(lpn));
+        self.host_write(lpn)
+    }
     /// The fewest free blocks a plane's pool held right after one of its write points took a block,
     /// over every plane, since the last call (which starts a new period); `u32::MAX` when no block
     /// was taken, or when the scheme does not keep the figure. For the latency series' free-block

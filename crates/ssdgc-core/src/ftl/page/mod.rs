@@ -491,7 +491,12 @@ impl FtlMechanism for PageFtl {
 
     #[inline(always)]
     fn host_write(&mut self, lpn: Lpn) -> Result<Ppn, FtlError> {
-        let plane = self.plane_of(lpn);
+        self.host_write_in(self.plane_of(lpn), lpn)
+    }
+
+    #[inline(always)]
+    fn host_write_in(&mut self, plane: u32, lpn: Lpn) -> Result<Ppn, FtlError> {
+        debug_assert_eq!(plane, self.plane_of(lpn));
         let ppn = self.allocate(plane, Stream::Host)?;
         // The table entries first, each table's view taken once (a huge-page table's view is
         // checked each time it is taken: `table.rs`); then the blocks' counts, in the order of
