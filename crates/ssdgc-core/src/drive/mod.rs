@@ -171,10 +171,10 @@ impl Scheme {
     }
 
     #[inline(always)]
-    fn serves_head(&self, die: u32, head: &QueuedTxn, ftl: &Ftl) -> bool {
+    fn quick_next(&self, die: u32, head: Option<&QueuedTxn>, ftl: &Ftl) -> Option<scheme::Action> {
         match self {
-            Scheme::Composed(s) => s.serves_head(die, head, ftl),
-            Scheme::Custom(s) => s.serves_head(die, head, ftl),
+            Scheme::Composed(s) => s.quick_next(die, head, ftl),
+            Scheme::Custom(s) => s.quick_next(die, head, ftl),
         }
     }
 

@@ -81,15 +81,17 @@ impl Drive {
         }
         let die = &mut self.dies[d as usize];
         if die.jobs.is_empty() {
-            if let Some(head) = die.queue.front() {
-                // The usual decision, a host transaction with no GC due, answered without the
-                // context (`GcScheme::serves_head`).
-                if self.scheme.serves_head(d, head, &self.ftl) {
+            // The usual decisions, a host transaction with no GC due or nothing to do, answered
+            // without the context (`GcScheme::quick_next`).
+            match self.scheme.quick_next(d, die.queue.front(), &self.ftl) {
+                Some(Action::Host(0)) => {
                     if let Some(t) = die.take_queued(0) {
                         self.start_host(ev, d, t, None);
                     }
                     return true;
                 }
+                Some(Action::Idle) => return true,
+                _ => {}
             }
         }
         let mut cx = die_context!(self, die, d, self.now, woken);

@@ -96,13 +96,13 @@ impl Trigger for AnyTrigger {
     }
 
     #[inline(always)]
-    fn serves_head(
+    fn quick_next(
         &self,
         die: u32,
-        head: &super::scheme::QueuedTxn,
+        head: Option<&super::scheme::QueuedTxn>,
         ftl: &crate::ftl::Ftl,
-    ) -> bool {
-        with_trigger!(self, t => t.serves_head(die, head, ftl))
+    ) -> Option<Action> {
+        with_trigger!(self, t => t.quick_next(die, head, ftl))
     }
 
     #[inline]
@@ -196,13 +196,16 @@ impl GcScheme for Composed {
 
     /// The trigger's shortcut, where no planes axis may flush first (serial GC).
     #[inline(always)]
-    fn serves_head(
+    fn quick_next(
         &self,
         die: u32,
-        head: &super::scheme::QueuedTxn,
+        head: Option<&super::scheme::QueuedTxn>,
         ftl: &crate::ftl::Ftl,
-    ) -> bool {
-        matches!(self.axes.planes, PlaneMode::Serial) && self.trigger.serves_head(die, head, ftl)
+    ) -> Option<Action> {
+        if !matches!(self.axes.planes, PlaneMode::Serial) {
+            return None;
+        }
+        self.trigger.quick_next(die, head, ftl)
     }
 
     fn pipelined(&self) -> bool {

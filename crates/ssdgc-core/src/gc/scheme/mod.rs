@@ -242,12 +242,13 @@ pub trait GcScheme: Send {
     fn next(&mut self, cx: &mut DieContext<'_>) -> Action;
 
     /// A shortcut of [`GcScheme::next`] for a free die `die` with no GC job in progress whose
-    /// queue holds `head` first: true only when `next` would answer [`Action::Host`]`(0)` and change
-    /// nothing else (no job, no wake-up, no counter), so that the drive serves `head` without
-    /// building the [`DieContext`]. Asked before each such decision; false (the default) sends
-    /// the die through `next`, which decides as it always does.
-    fn serves_head(&self, _die: u32, _head: &QueuedTxn, _ftl: &Ftl) -> bool {
-        false
+    /// queue holds `head` first (`None`: an empty queue): `Some(action)` only when `next` would
+    /// answer that action — [`Action::Host`]`(0)` or [`Action::Idle`] — and change nothing else
+    /// (no job, no wake-up, no counter), so that the drive acts without building the
+    /// [`DieContext`]. Asked before each such decision; `None` (the default) sends the die
+    /// through `next`, which decides as it always does.
+    fn quick_next(&self, _die: u32, _head: Option<&QueuedTxn>, _ftl: &Ftl) -> Option<Action> {
+        None
     }
 
     /// True when host commands are pipelined with GC commands of the same type through the cache

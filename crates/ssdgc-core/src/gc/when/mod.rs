@@ -84,11 +84,17 @@ pub trait Trigger: Send {
     /// Decides the die's next action, using the other axes in `gc`.
     fn next(&mut self, cx: &mut DieContext<'_>, gc: &mut Axes) -> Action;
 
-    /// [`crate::gc::scheme::GcScheme::serves_head`] for this trigger: true only when
-    /// [`Trigger::next`] on die `die`, free with no job and `head` first in its queue, would answer
-    /// `Action::Host(0)` and change nothing. False by default.
-    fn serves_head(&self, _die: u32, _head: &QueuedTxn, _ftl: &crate::ftl::Ftl) -> bool {
-        false
+    /// [`crate::gc::scheme::GcScheme::quick_next`] for this trigger: `Some(action)` only when
+    /// [`Trigger::next`] on die `die`, free with no job and `head` first in its queue (`None`:
+    /// empty), would answer `action` (`Action::Host(0)` or `Action::Idle`) and change nothing.
+    /// `None` by default.
+    fn quick_next(
+        &self,
+        _die: u32,
+        _head: Option<&QueuedTxn>,
+        _ftl: &crate::ftl::Ftl,
+    ) -> Option<Action> {
+        None
     }
 
     /// Whether queued transaction `t` may run ahead of a preemptible GC job on its die (and so may
