@@ -7,6 +7,7 @@
 //! never knows which policy sits behind it: the victim policies of the GC layer implement it, and the
 //! drive hands the FTL a [`CandidateIndexKind`] that builds one instance per plane.
 
+use super::greedy::Greedy;
 use crate::rng::SimRng;
 
 /// What a candidate index may read about the blocks of its plane. Slices are indexed by the block's
@@ -65,4 +66,56 @@ pub trait CandidateIndexKind: Send + Sync + std::fmt::Debug {
     fn name(&self) -> String;
     /// A fresh, empty index for one plane of `blocks_per_plane` blocks of `pages_per_block` pages.
     fn build(&self, blocks_per_plane: u32, pages_per_block: u32) -> Box<dyn CandidateIndex>;
+    /// The index as the FTL keeps it: by default [`CandidateIndexKind::build`]'s, behind the
+    /// trait; a greedy policy answers with the FTL's own greedy index, kept inline.
+    fn build_plane(&self, blocks_per_plane: u32, pages_per_block: u32) -> PlaneIndex {
+        PlaneIndex::Policy(self.build(blocks_per_plane, pages_per_block))
+    }
+}
+
+/// A plane's candidate index as the FTL keeps it: greedy's ([`Greedy`], the usual policy, whose
+/// index hears of every host write) inline and called without dynamic dispatch, any other
+/// policy's behind the trait. Either way it is a [`CandidateIndex`].
+pub enum PlaneIndex {
+    Greedy(Greedy),
+    Policy(Box<dyn CandidateIndex>),
+}
+
+/// Runs `$body` with `$i` bound to the index behind `$self` (a `PlaneIndex`).
+macro_rules! with_index {
+    ($self:expr, $i:ident => $body:expr) => {
+        match $self {
+            PlaneIndex::Greedy($i) => $body,
+            PlaneIndex::Policy($i) => $body,
+        }
+    };
+}
+
+impl CandidateIndex for PlaneIndex {
+    #[inline]
+    fn on_full(&mut self, block: u32, view: &PlaneView<'_>) {
+        with_index!(self, i => i.on_full(block, view))
+    }
+    #[inline]
+    fn on_invalidate(&mut self, block: u32, old_valid: u16, view: &PlaneView<'_>) {
+        with_index!(self, i => i.on_invalidate(block, old_valid, view))
+    }
+    #[inline]
+    fn pick(&mut self, view: &PlaneView<'_>, rng: &mut SimRng) -> Option<u32> {
+        with_index!(self, i => i.pick(view, rng))
+    }
+    fn fewest_valid(&self, view: &PlaneView<'_>) -> Option<u16> {
+        with_index!(self, i => i.fewest_valid(view))
+    }
+    #[inline]
+    fn len(&self) -> usize {
+        with_index!(self, i => i.len())
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        with_index!(self, i => i.is_empty())
+    }
+    fn rebuild_order(&self) -> Option<Vec<u32>> {
+        with_index!(self, i => i.rebuild_order())
+    }
 }

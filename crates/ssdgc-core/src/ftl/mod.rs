@@ -27,6 +27,7 @@
 //! [`Ftl::host_write`].
 
 pub mod candidates;
+pub mod greedy;
 pub mod hftl;
 pub mod lftl;
 pub mod logblock;

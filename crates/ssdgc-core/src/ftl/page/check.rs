@@ -1,6 +1,7 @@
 //! The page-mapped FTL's invariant check ([`super::FtlView::check`]).
 
 use super::{BlockState, PageFtl, BUFFERED, NO_BLOCK};
+use crate::ftl::candidates::CandidateIndex;
 use crate::ftl::seam::FtlView;
 use crate::units::NO_PAGE;
 

@@ -30,7 +30,7 @@ use std::collections::VecDeque;
 
 use prefetch_index::prefetch_index;
 
-use super::candidates::{CandidateIndex, CandidateIndexKind, PlaneView};
+use super::candidates::{CandidateIndex, CandidateIndexKind, PlaneIndex, PlaneView};
 use super::params::{FtlParams, Trigger};
 use super::pool::FreePool;
 use super::seam::{BlockMoves, FtlMechanism, FtlView, GcAhead};
@@ -57,7 +57,7 @@ struct PlaneState {
     free: FreePool,
     /// Write points, indexed by the layout's slot of each stream.
     wp: [WritePoint; STREAMS],
-    victim: Box<dyn CandidateIndex>,
+    victim: PlaneIndex,
     /// Logical pages held in the DRAM buffer, oldest first (may hold stale entries, skipped when
     /// committed).
     buffered: VecDeque<Lpn>,
@@ -103,7 +103,7 @@ impl PageFtl {
                 }; STREAMS],
                 victim: params
                     .candidates
-                    .build(geo.blocks_per_plane, geo.pages_per_block),
+                    .build_plane(geo.blocks_per_plane, geo.pages_per_block),
                 buffered: VecDeque::new(),
                 buffered_live: 0,
             })
@@ -146,6 +146,11 @@ impl PageFtl {
         self.last_modified[gb] = self.clock;
         if self.state[gb] == BlockState::Full {
             let (plane, local) = self.geo.split_block(gb as u32);
+            if let PlaneIndex::Greedy(g) = &mut self.planes[plane as usize].victim {
+                // Greedy needs no view: no view built, no dynamic dispatch.
+                g.invalidated(local, old);
+                return;
+            }
             self.with_victim_index(plane, |index, view| index.on_invalidate(local, old, view));
         }
     }
@@ -184,7 +189,7 @@ impl PageFtl {
     fn with_victim_index<R>(
         &mut self,
         plane: u32,
-        f: impl FnOnce(&mut dyn CandidateIndex, &PlaneView<'_>) -> R,
+        f: impl FnOnce(&mut PlaneIndex, &PlaneView<'_>) -> R,
     ) -> R {
         let r = self.plane_range(plane);
         let view = PlaneView {
@@ -194,7 +199,7 @@ impl PageFtl {
             now: self.clock,
             pages_per_block: self.geo.pages_per_block,
         };
-        f(self.planes[plane as usize].victim.as_mut(), &view)
+        f(&mut self.planes[plane as usize].victim, &view)
     }
 
     #[inline]

@@ -79,7 +79,7 @@ impl PageFtl {
             }; STREAMS],
             victim: self
                 .victim_kind
-                .build(self.geo.blocks_per_plane, self.geo.pages_per_block),
+                .build_plane(self.geo.blocks_per_plane, self.geo.pages_per_block),
             buffered: VecDeque::new(),
             buffered_live: 0,
         }

@@ -214,7 +214,7 @@ impl PageFtl {
                 now: f.clock,
                 pages_per_block: ppb,
             };
-            let index: &mut dyn CandidateIndex = f.planes[p].victim.as_mut();
+            let index: &mut dyn CandidateIndex = &mut f.planes[p].victim;
             for &b in &s.candidates {
                 index.on_full(b, &view);
             }

@@ -88,6 +88,42 @@ fn plane_ftl(
     PageFtl::new(&params, &geo)
 }
 
+/// One plane of `blocks` blocks of `pages` pages, CWDP allocation, FIFO pool, one GC stream,
+/// victims chosen by `candidates`, GC due at `trigger` free blocks.
+fn plane_ftl_choosing(
+    candidates: Arc<dyn CandidateIndexKind>,
+    blocks: u32,
+    pages: u32,
+    overprovision: f64,
+    trigger: u32,
+) -> PageFtl {
+    let geo = plane_ftl(
+        blocks,
+        pages,
+        overprovision,
+        trigger,
+        PoolOrder::Fifo,
+        HotTo::default(),
+        false,
+    )
+    .geometry()
+    .clone();
+    let params = FtlParams {
+        allocation: AllocationOrder::parse("CWDP").expect("an order"),
+        trigger: Trigger {
+            blocks: trigger,
+            pages: None,
+        },
+        pool: PoolOrder::Fifo,
+        streams: StreamLayout::new(HotTo::default()),
+        hot_cold: false,
+        candidates,
+        mapping: Default::default(),
+        log: Default::default(),
+    };
+    PageFtl::new(&params, &geo)
+}
+
 /// Erase counts of the free blocks.
 fn free_erase_counts(ftl: &PageFtl) -> Vec<u32> {
     (0..ftl.geometry().blocks())
@@ -373,4 +409,45 @@ fn a_block_moved_at_once_ends_as_moved_page_by_page() {
         assert_eq!(batch.host_write(lpn), single.host_write(lpn));
     }
     assert!(collections > 200, "{collections} collections");
+}
+
+/// Greedy's index, kept inline by the FTL (`inline`, as the greedy policy asks) or behind the
+/// trait (as every other policy's).
+#[derive(Debug)]
+struct GreedyKind {
+    inline: bool,
+}
+
+impl CandidateIndexKind for GreedyKind {
+    fn name(&self) -> String {
+        "greedy".into()
+    }
+    fn build(&self, blocks: u32, pages: u32) -> Box<dyn CandidateIndex> {
+        Box::new(crate::ftl::greedy::Greedy::new(blocks, pages))
+    }
+    fn build_plane(&self, blocks: u32, pages: u32) -> super::PlaneIndex {
+        if self.inline {
+            super::PlaneIndex::Greedy(crate::ftl::greedy::Greedy::new(blocks, pages))
+        } else {
+            super::PlaneIndex::Policy(self.build(blocks, pages))
+        }
+    }
+}
+
+#[test]
+fn greedy_inline_collects_as_greedy_behind_the_trait() {
+    let kind = |inline| -> Arc<dyn CandidateIndexKind> { Arc::new(GreedyKind { inline }) };
+    let mut a = plane_ftl_choosing(kind(true), 24, 4, 0.34, 4);
+    let mut b = plane_ftl_choosing(kind(false), 24, 4, 0.34, 4);
+    assert!(matches!(a.planes[0].victim, super::PlaneIndex::Greedy(_)));
+    assert!(matches!(b.planes[0].victim, super::PlaneIndex::Policy(_)));
+    let opened_a = churn(&mut a, 6_000, &[Stream::Gc]);
+    let opened_b = churn(&mut b, 6_000, &[Stream::Gc]);
+    assert!(opened_a.len() > 100, "the churn collected");
+    assert_eq!(opened_a, opened_b);
+    for lpn in 0..a.geometry().logical_pages {
+        assert_eq!(a.lookup(lpn), b.lookup(lpn), "page {lpn}");
+    }
+    assert_eq!(a.erase_counts(), b.erase_counts());
+    assert_eq!(a.candidates(0), b.candidates(0));
 }

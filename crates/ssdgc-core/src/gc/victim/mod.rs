@@ -97,4 +97,21 @@ impl crate::ftl::CandidateIndexKind for VictimKind {
     fn build(&self, blocks_per_plane: u32, pages_per_block: u32) -> Box<dyn VictimPolicy> {
         VictimKind::build(self, blocks_per_plane, pages_per_block)
     }
+
+    /// Greedy's index inline in the FTL; every other policy's behind the trait.
+    fn build_plane(
+        &self,
+        blocks_per_plane: u32,
+        pages_per_block: u32,
+    ) -> crate::ftl::candidates::PlaneIndex {
+        match *self {
+            VictimKind::Greedy => crate::ftl::candidates::PlaneIndex::Greedy(Greedy::new(
+                blocks_per_plane,
+                pages_per_block,
+            )),
+            _ => crate::ftl::candidates::PlaneIndex::Policy(
+                self.build(blocks_per_plane, pages_per_block),
+            ),
+        }
+    }
 }
