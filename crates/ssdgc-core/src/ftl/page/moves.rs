@@ -62,7 +62,6 @@ impl PageFtl {
             let dst_base = self.geo.ppn(plane, wp.block, 0);
             let first = wp.next;
             let mut next = first;
-            let mut clock = self.clock;
             {
                 let (l2p, p2l): (&mut [u32], &mut [u32]) = (&mut self.l2p, &mut self.p2l);
                 // The two blocks' P2L entries, `ppb` each: indexed by page, checked against
@@ -90,10 +89,11 @@ impl PageFtl {
                     dest[next as usize] = lpn;
                     l2p[lpn as usize] = dst_base + next;
                     next += 1;
-                    clock += 1;
                 }
             }
             let n = next - first;
+            // One program per move.
+            let clock = self.clock + u64::from(n);
             if n > 0 {
                 // As each move left them: the victim's clock is the one of its last
                 // invalidation, before the last program.
