@@ -110,7 +110,8 @@ impl Drive {
         true
     }
 
-    /// The FTL side of host write `lpn` (of plane `plane`) on die `d`: merged into job `merge`'s move of the page
+    /// The FTL side of host write `lpn` (of plane `plane`) on die `d`, with the cache hint for the
+    /// write of `ahead` served next (`Ftl::host_write_ahead`): merged into job `merge`'s move of the page
     /// when the job still has to move it, else an ordinary write (counting a cancelled move when a
     /// job of the die still had to move the page). Whether it merged; `None` when the FTL failed
     /// (the error is kept).
@@ -121,6 +122,7 @@ impl Drive {
         plane: u32,
         lpn: Lpn,
         merge: Option<usize>,
+        ahead: Option<Lpn>,
     ) -> Option<bool> {
         // Only a die with a GC job in progress can have a move to merge into or cancel.
         if !self.dies[d as usize].jobs.is_empty() {
@@ -133,7 +135,7 @@ impl Drive {
                 }
             }
         }
-        if let Err(e) = self.ftl.host_write_in(plane, lpn) {
+        if let Err(e) = self.ftl.host_write_ahead(plane, lpn, ahead) {
             self.ftl_error.get_or_insert(e);
             return None;
         }

@@ -202,15 +202,17 @@ impl Drive {
                 None => return,
             }
         } else if txn.write {
-            if self.host_write(d, txn.plane, txn.lpn, merge).is_none() {
+            // The die's next write will supersede a page: its entries are on the way while this
+            // one runs.
+            let ahead = self.dies[d as usize]
+                .queue
+                .front()
+                .and_then(|next| next.write.then_some(next.lpn));
+            if self
+                .host_write(d, txn.plane, txn.lpn, merge, ahead)
+                .is_none()
+            {
                 return;
-            }
-            if let Some(next) = self.dies[d as usize].queue.front() {
-                // The die's next write will supersede a page: its entries are on the way while
-                // this one runs.
-                if next.write {
-                    self.ftl.prefetch_overwrite(next.lpn);
-                }
             }
             self.pipeline
                 .host_write(
@@ -281,7 +283,7 @@ impl Drive {
         } else {
             self.gather(d, t, plane)
         };
-        let merged = self.host_write(d, txn.plane, txn.lpn, merge)?;
+        let merged = self.host_write(d, txn.plane, txn.lpn, merge, None)?;
         if planes != solo {
             let Some(lead) = self.ftl.lookup(txn.lpn) else {
                 self.invariant(format!("host write of page {} left it unmapped", txn.lpn));

@@ -370,15 +370,6 @@ impl Ftl {
         }
     }
 
-    /// Cache hint for a host write of `lpn` served soon: the entries of the page it supersedes
-    /// ([`PageFtl::prefetch_overwrite`]). Changes nothing; nothing under a log-block mapping.
-    #[inline(always)]
-    pub fn prefetch_overwrite(&self, lpn: Lpn) {
-        if let Mapping::Page(ref f) = self.map {
-            f.prefetch_overwrite(lpn);
-        }
-    }
-
     /// Cache hint for a GC move of the page at `ppn` a few moves later: its logical page's L2P
     /// entry ([`PageFtl::prefetch_relocation`]). Changes nothing; nothing under a log-block mapping.
     #[inline(always)]
@@ -420,8 +411,24 @@ impl Ftl {
     /// already knows (a queued transaction keeps it).
     #[inline(always)]
     pub fn host_write_in(&mut self, plane: u32, lpn: Lpn) -> Result<Ppn, FtlError> {
+        self.host_write_ahead(plane, lpn, None)
+    }
+
+    /// [`Ftl::host_write_in`], then a cache hint for the write of `ahead` served next, if any: the
+    /// entries of the page it will supersede, from the tables' views the write took
+    /// ([`PageFtl::host_write_ahead`]; nothing under a log-block mapping).
+    #[inline(always)]
+    pub fn host_write_ahead(
+        &mut self,
+        plane: u32,
+        lpn: Lpn,
+        ahead: Option<Lpn>,
+    ) -> Result<Ppn, FtlError> {
         debug_assert_eq!(plane, self.plane_of(lpn));
-        let ppn = with_map!(mut self, f => f.host_write_in(plane, lpn))?;
+        let ppn = match self.map {
+            Mapping::Page(ref mut f) => f.host_write_ahead(plane, lpn, ahead),
+            Mapping::LogBlock(ref mut f) => f.host_write_in(plane, lpn),
+        }?;
         self.counters.host_pages_written += 1;
         Ok(ppn)
     }

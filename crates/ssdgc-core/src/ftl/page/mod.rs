@@ -257,23 +257,58 @@ impl PageFtl {
         prefetch_index(&self.l2p[..], lpn as usize);
     }
 
-    /// Asks the CPU to fetch what a host write of `lpn` will update of the page it supersedes: the
-    /// page's P2L entry and its block's valid count, clock and state. Reads `lpn`'s L2P entry
-    /// (fetched by [`Self::prefetch_lpn`] when the write was queued); changes nothing.
+    /// A host write of `lpn` in `plane` ([`FtlMechanism::host_write_in`]), then a cache hint for
+    /// the write of `ahead` served next, if any: the CPU fetches what that write will update of
+    /// the page it supersedes (its P2L entry, its block's valid count, clock and state), found
+    /// from `ahead`'s L2P entry ([`Self::prefetch_lpn`] fetched it when the write was queued)
+    /// with the tables' views this write took. The hint changes nothing.
     #[inline(always)]
-    pub fn prefetch_overwrite(&self, lpn: Lpn) {
-        let Some(&old) = self.l2p.get(lpn as usize) else {
-            return;
+    pub fn host_write_ahead(
+        &mut self,
+        plane: u32,
+        lpn: Lpn,
+        ahead: Option<Lpn>,
+    ) -> Result<Ppn, FtlError> {
+        debug_assert_eq!(plane, self.plane_of(lpn));
+        let ppn = self.allocate(plane, Stream::Host)?;
+        // The table entries first, each table's view taken once (a huge-page table's view is
+        // checked each time it is taken: `table.rs`); then the blocks' counts, in the order of
+        // `invalidate` and `fill_page` (the victim index sees the counts, never the tables).
+        let (old, ahead_old) = {
+            let (l2p, p2l): (&mut [u32], &mut [u32]) = (&mut self.l2p, &mut self.p2l);
+            let old = std::mem::replace(&mut l2p[lpn as usize], ppn);
+            if old & BUFFERED == 0 {
+                debug_assert!(p2l[old as usize] != NO_PAGE);
+                p2l[old as usize] = NO_PAGE;
+            }
+            debug_assert_eq!(p2l[ppn as usize], NO_PAGE);
+            p2l[ppn as usize] = lpn;
+            // `NO_PAGE` has the `BUFFERED` bit set: neither has a flash page to prefetch.
+            let ahead_old = ahead
+                .and_then(|a| l2p.get(a as usize).copied())
+                .filter(|&o| o & BUFFERED == 0);
+            if let Some(o) = ahead_old {
+                prefetch_index(&*p2l, o as usize);
+            }
+            (old, ahead_old)
         };
-        // `NO_PAGE` has the `BUFFERED` bit set: neither has a flash page to prefetch.
-        if old & BUFFERED != 0 {
-            return;
+        if self.hc.is_on() {
+            self.hc_update(lpn, old != NO_PAGE);
         }
-        prefetch_index(&self.p2l[..], old as usize);
-        let gb = self.geo.global_block(old) as usize;
-        prefetch_index(&self.valid, gb);
-        prefetch_index(&self.last_modified, gb);
-        prefetch_index(&self.state, gb);
+        if old & BUFFERED != 0 && old != NO_PAGE {
+            // The buffered copy is superseded; its queue entry is skipped when committed.
+            self.planes[plane as usize].buffered_live -= 1;
+        } else if old != NO_PAGE {
+            self.invalidated(old);
+        }
+        self.filled(ppn);
+        if let Some(o) = ahead_old {
+            let gb = self.geo.global_block(o) as usize;
+            prefetch_index(&self.valid, gb);
+            prefetch_index(&self.last_modified, gb);
+            prefetch_index(&self.state, gb);
+        }
+        Ok(ppn)
     }
 
     /// Asks the CPU to fetch the L2P entry of the logical page stored at `ppn`, if the page is
@@ -501,33 +536,7 @@ impl FtlMechanism for PageFtl {
 
     #[inline(always)]
     fn host_write_in(&mut self, plane: u32, lpn: Lpn) -> Result<Ppn, FtlError> {
-        debug_assert_eq!(plane, self.plane_of(lpn));
-        let ppn = self.allocate(plane, Stream::Host)?;
-        // The table entries first, each table's view taken once (a huge-page table's view is
-        // checked each time it is taken: `table.rs`); then the blocks' counts, in the order of
-        // `invalidate` and `fill_page` (the victim index sees the counts, never the tables).
-        let old = {
-            let (l2p, p2l): (&mut [u32], &mut [u32]) = (&mut self.l2p, &mut self.p2l);
-            let old = std::mem::replace(&mut l2p[lpn as usize], ppn);
-            if old & BUFFERED == 0 {
-                debug_assert!(p2l[old as usize] != NO_PAGE);
-                p2l[old as usize] = NO_PAGE;
-            }
-            debug_assert_eq!(p2l[ppn as usize], NO_PAGE);
-            p2l[ppn as usize] = lpn;
-            old
-        };
-        if self.hc.is_on() {
-            self.hc_update(lpn, old != NO_PAGE);
-        }
-        if old & BUFFERED != 0 && old != NO_PAGE {
-            // The buffered copy is superseded; its queue entry is skipped when committed.
-            self.planes[plane as usize].buffered_live -= 1;
-        } else if old != NO_PAGE {
-            self.invalidated(old);
-        }
-        self.filled(ppn);
-        Ok(ppn)
+        self.host_write_ahead(plane, lpn, None)
     }
 
     /// The write lands at `stream`'s write point, classified as GC data is (`Gc` becomes `Hot` or
