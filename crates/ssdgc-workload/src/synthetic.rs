@@ -377,14 +377,67 @@ impl Scramble {
 
 /// `rng.gen::<f64>() < p`: one draw, uniform in [0, 1). A probability of 0 or 1 decides alone
 /// (the draw is taken all the same, so the sequence of draws does not depend on it).
-#[inline(always)]
+#[cfg(test)]
 fn below(rng: &mut Xoshiro256PlusPlus, p: f64) -> bool {
-    if p <= 0.0 || p >= 1.0 {
-        rand_core::RngCore::next_u64(rng);
-        p >= 1.0
-    } else {
-        rng.gen::<f64>() < p
+    Chance::new(p).draw(rng)
+}
+
+/// A probability, its comparisons decided once: `Chance::new(p).draw(rng)` is
+/// `rng.gen::<f64>() < p` with one draw, and a probability of 0 or 1 decides alone (the draw is
+/// taken all the same, so the sequence of draws does not depend on it).
+#[derive(Clone, Copy, Debug)]
+enum Chance {
+    Never,
+    Always,
+    Below(f64),
+}
+
+impl Chance {
+    fn new(p: f64) -> Chance {
+        if p <= 0.0 {
+            Chance::Never
+        } else if p >= 1.0 {
+            Chance::Always
+        } else {
+            // (NaN too: never below it.)
+            Chance::Below(p)
+        }
     }
+
+    #[inline(always)]
+    fn draw(self, rng: &mut Xoshiro256PlusPlus) -> bool {
+        match self {
+            Chance::Never => {
+                rand_core::RngCore::next_u64(rng);
+                false
+            }
+            Chance::Always => {
+                rand_core::RngCore::next_u64(rng);
+                true
+            }
+            Chance::Below(p) => rng.gen::<f64>() < p,
+        }
+    }
+}
+
+/// `rng.gen_range(0..n)` for `n > 0` (rand 0.8's single-sample method: the widening multiply,
+/// rejecting by `zone`), with `zone` computed once for `n` by [`zone_below`].
+#[inline(always)]
+fn uniform_below(rng: &mut Xoshiro256PlusPlus, n: u64, zone: u64) -> u64 {
+    loop {
+        let v = rand_core::RngCore::next_u64(rng);
+        let m = u128::from(v) * u128::from(n);
+        if m as u64 <= zone {
+            return (m >> 64) as u64;
+        }
+    }
+}
+
+/// The rejection zone of [`uniform_below`] for `n > 0`: rand 0.8's conservative approximation
+/// (0 for `n = 0`, which draws nothing).
+fn zone_below(n: u64) -> u64 {
+    n.checked_shl(n.leading_zeros())
+        .map_or(0, |m| m.wrapping_sub(1))
 }
 
 /// Iterator over the requests of a [`SyntheticSpec`]; yields exactly `spec.count` records.
@@ -392,8 +445,8 @@ fn below(rng: &mut Xoshiro256PlusPlus, p: f64) -> bool {
 pub struct Synthetic {
     rng: Xoshiro256PlusPlus,
     remaining: u64,
-    read: f64,
-    seq: f64,
+    read: Chance,
+    seq: Chance,
     size: SizeDist,
     size_exp: Option<Exp<f64>>,
     interarrival: Option<TimeDist>,
@@ -408,6 +461,13 @@ pub struct Synthetic {
     /// On/off bursts: requests per burst and the gap, and requests issued in the current burst.
     burst: Option<(u64, u64)>,
     in_burst: u64,
+    /// Uniform slots, a fixed size, no arrival times and no bursts (the common closed-loop
+    /// spec): [`Synthetic::next_plain`] makes the same draws with the other cases decided once.
+    plain: bool,
+    /// The request size clipped to the span, when fixed.
+    fixed_len: u64,
+    /// [`zone_below`] of `slots` (when there are any).
+    slots_zone: u64,
 }
 
 impl Synthetic {
@@ -430,8 +490,8 @@ impl Synthetic {
         Synthetic {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             remaining: spec.count,
-            read: spec.read,
-            seq: spec.seq,
+            read: Chance::new(spec.read),
+            seq: Chance::new(spec.seq),
             size: spec.size,
             size_exp: match spec.size {
                 SizeDist::Exp { mean } => exp(mean),
@@ -445,13 +505,68 @@ impl Synthetic {
             span_bytes,
             align,
             slots,
-            zipf,
             prev_end: None,
             now: 0,
             started: false,
             burst: spec.burst,
             in_burst: 0,
+            plain: spec.burst.is_none()
+                && spec.interarrival.is_none()
+                && matches!(spec.size, SizeDist::Fixed(_))
+                && zipf.is_none()
+                && slots > 0,
+            fixed_len: match spec.size {
+                SizeDist::Fixed(b) => b.min(span_bytes),
+                SizeDist::Exp { .. } => 0,
+            },
+            slots_zone: zone_below(slots),
+            zipf,
         }
+    }
+
+    /// [`Iterator::next`] when the generator is `plain`: the same draws in the same order (the
+    /// direction, from the second request whether it is sequential, then the slot unless it is),
+    /// with no time, a fixed size and uniform slots.
+    #[inline(always)]
+    fn next_plain(&mut self) -> Option<IoRecord> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        self.started = true;
+        // The generator's state in registers for the request's draws, stored back once.
+        let mut rng = self.rng.clone();
+        let op = if self.read.draw(&mut rng) {
+            Op::Read
+        } else {
+            Op::Write
+        };
+        let len = self.fixed_len;
+        let offset = match self.prev_end {
+            Some(start) if self.seq.draw(&mut rng) => {
+                if start.saturating_add(len) > self.span_bytes {
+                    0
+                } else {
+                    start
+                }
+            }
+            _ => {
+                let off = uniform_below(&mut rng, self.slots, self.slots_zone) * self.align;
+                if off + len > self.span_bytes {
+                    (self.span_bytes - len) / self.align * self.align
+                } else {
+                    off
+                }
+            }
+        };
+        self.rng = rng;
+        self.prev_end = Some(offset + len);
+        Some(IoRecord {
+            time_ns: 0,
+            op,
+            offset,
+            len,
+        })
     }
 }
 
@@ -461,6 +576,9 @@ impl Iterator for Synthetic {
     /// (Inlined into the simulator's front end: it takes one request at a time.)
     #[inline]
     fn next(&mut self) -> Option<IoRecord> {
+        if self.plain {
+            return self.next_plain();
+        }
         if self.remaining == 0 {
             return None;
         }
@@ -489,7 +607,7 @@ impl Iterator for Synthetic {
         }
         self.started = true;
         // 2. direction
-        let op = if below(&mut self.rng, self.read) {
+        let op = if self.read.draw(&mut self.rng) {
             Op::Read
         } else {
             Op::Write
@@ -507,7 +625,7 @@ impl Iterator for Synthetic {
         let len = len.min(self.span_bytes);
         // 4. offset
         let sequential = match self.prev_end {
-            Some(_) => below(&mut self.rng, self.seq),
+            Some(_) => self.seq.draw(&mut self.rng),
             None => false,
         };
         let offset = if sequential {
@@ -565,6 +683,45 @@ mod tests {
                 assert_eq!(below(&mut a, p), b.gen::<f64>() < p, "{p}");
             }
             assert_eq!(a.gen::<u64>(), b.gen::<u64>(), "the same draws, {p}");
+        }
+    }
+
+    #[test]
+    fn uniform_below_is_gen_range() {
+        let mut pick = Xoshiro256PlusPlus::seed_from_u64(9);
+        let mut ns: Vec<u64> = vec![1, 2, 3, 5, 7, 940_646, 1 << 20, (1 << 63) + 1, u64::MAX];
+        ns.extend((0..200).map(|_| (pick.gen_range(1..=u64::MAX) >> pick.gen_range(0..64)).max(1)));
+        for n in ns {
+            let mut a = Xoshiro256PlusPlus::seed_from_u64(n);
+            let mut b = a.clone();
+            let zone = zone_below(n);
+            for _ in 0..500 {
+                assert_eq!(uniform_below(&mut a, n, zone), b.gen_range(0..n), "{n}");
+            }
+            assert_eq!(a.gen::<u64>(), b.gen::<u64>(), "the same draws, {n}");
+        }
+    }
+
+    /// The plain generator gives what the general one gives for the same spec.
+    #[test]
+    fn plain_is_the_general_generator() {
+        for spec in [
+            "count=3000",
+            "count=3000,read=0.3,seq=0.4,size=16KiB",
+            "count=3000,read=1,seq=1",
+            "count=3000,read=0,seq=0.9,size=1MiB,span=0.001",
+            "count=3000,size=3000,align=512,seq=0.5",
+            "count=3000,size=4GiB",
+        ] {
+            for logical in [1u64 << 30, 12_345 * 4096, 4096] {
+                let g = Synthetic::new(&spec.parse().unwrap(), logical, 3);
+                assert!(g.plain || g.slots == 0, "{spec}");
+                let mut general = g.clone();
+                general.plain = false;
+                let a: Vec<_> = g.collect();
+                let b: Vec<_> = general.collect();
+                assert_eq!(a, b, "{spec} over {logical}");
+            }
         }
     }
 

@@ -85,29 +85,34 @@ impl MinHeap {
     #[inline]
     fn push(&mut self, e: Pending) {
         let key = e.key();
-        let mut i = self.v.len();
         self.v.push(e);
+        // On a slice: its length and address stay in registers through the loop (the vector's
+        // are read again after every store into it, and each index checked against the length
+        // read).
+        let v = &mut self.v[..];
+        let mut i = v.len() - 1;
         while i > 0 {
             let parent = (i - 1) / 2;
-            let p = self.v[parent];
+            let p = v[parent];
             if p.key() <= key {
                 break;
             }
-            self.v[i] = p;
+            v[i] = p;
             i = parent;
         }
-        self.v[i] = e;
+        v[i] = e;
     }
 
     #[inline]
     fn pop(&mut self) -> Option<Pending> {
         let last = self.v.pop()?;
-        let Some(&top) = self.v.first() else {
+        let v = &mut self.v[..];
+        let Some(&top) = v.first() else {
             return Some(last);
         };
         // `last` moves down from the root to where it belongs.
         let key = last.key();
-        let n = self.v.len();
+        let n = v.len();
         let mut i = 0;
         loop {
             let l = 2 * i + 1;
@@ -115,9 +120,9 @@ impl MinHeap {
                 break;
             }
             let mut c = l;
-            let mut child = self.v[l];
+            let mut child = v[l];
             if l + 1 < n {
-                let r = self.v[l + 1];
+                let r = v[l + 1];
                 if r.key() < child.key() {
                     c = l + 1;
                     child = r;
@@ -126,10 +131,10 @@ impl MinHeap {
             if key <= child.key() {
                 break;
             }
-            self.v[i] = child;
+            v[i] = child;
             i = c;
         }
-        self.v[i] = last;
+        v[i] = last;
         Some(top)
     }
 }

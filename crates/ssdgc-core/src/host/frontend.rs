@@ -150,6 +150,9 @@ pub(crate) struct FrontEnd {
     piece_first: Vec<Lpn>,
     /// The per-request log's sink, when one is set.
     pub request_sink: Option<Box<dyn RequestSink>>,
+    /// A completed request goes to the per-request log or a series (decided when the run starts,
+    /// [`FrontEnd::start`]; otherwise its latency record is all).
+    extras: bool,
 }
 
 impl FrontEnd {
@@ -231,6 +234,7 @@ impl FrontEnd {
             at_once: vec![0; drives],
             piece_first: vec![0; drives],
             request_sink: None,
+            extras: false,
             stripe,
         }
     }
@@ -260,6 +264,11 @@ impl FrontEnd {
 
     /// Offers the first requests: the first arrival (open loop) or `QD` requests (closed loop).
     pub(crate) fn start(&mut self, io: &mut Io) -> Result<(), SimError> {
+        let s = &self.stats;
+        self.extras = self.request_sink.is_some()
+            || s.by_write.is_some()
+            || s.by_time.is_some()
+            || s.by_request.is_some();
         self.look_ahead = io.drives.iter().any(Drive::looks_ahead);
         match self.workload.mode {
             ReplayMode::OpenLoop => self.schedule_next_arrival(io),
@@ -580,6 +589,36 @@ impl FrontEnd {
         }
     }
 
+    /// Request `id` completed at `now` with response time `lat` spent as `bd`: the per-request log
+    /// and the series, when any is kept ([`FrontEnd::extras`]).
+    #[inline(never)]
+    fn record_extras(&mut self, id: u32, now: SimTime, lat: SimTime, bd: &Breakdown) {
+        let r = &self.reqs[id as usize];
+        let (write, arrival, index, write_index) = (r.write, r.arrival, r.index, r.write_index);
+        if let Some(sink) = self.request_sink.as_mut() {
+            sink.record(&RequestRecord {
+                index,
+                arrival,
+                completion: now,
+                op: if write { Op::Write } else { Op::Read },
+                offset: r.offset,
+                bytes: r.bytes,
+                breakdown: *bd,
+            });
+        }
+        if let Some(s) = self.stats.by_write.as_mut().filter(|_| write) {
+            s.add(write_index, lat);
+        }
+        if let Some(s) = self.stats.by_time.as_mut() {
+            s.add(arrival, lat);
+            s.add_bytes(now, write, r.bytes);
+        }
+        if let Some(s) = self.stats.by_request.as_mut() {
+            s.add(index, lat);
+            s.add_bytes(index, write, r.bytes);
+        }
+    }
+
     /// One page of request `id` on drive `d` is done, its time spent as `bd`; completes the piece
     /// and the request when it was their last.
     fn page_done(&mut self, io: &mut Io, id: u32, d: usize, mut bd: Breakdown) {
@@ -609,29 +648,10 @@ impl FrontEnd {
         let lat = io.now - r.arrival;
         // The request's parts: its last page's, plus its wait for a device-queue slot.
         bd.cngc += r.admitted - r.arrival;
-        let (write, arrival, index, write_index) = (r.write, r.arrival, r.index, r.write_index);
-        if let Some(sink) = self.request_sink.as_mut() {
-            sink.record(&RequestRecord {
-                index,
-                arrival,
-                completion: io.now,
-                op: if write { Op::Write } else { Op::Read },
-                offset: r.offset,
-                bytes: r.bytes,
-                breakdown: bd,
-            });
-        }
+        let write = r.write;
         self.stats.requests.record(lat, write, &bd);
-        if let Some(s) = self.stats.by_write.as_mut().filter(|_| write) {
-            s.add(write_index, lat);
-        }
-        if let Some(s) = self.stats.by_time.as_mut() {
-            s.add(arrival, lat);
-            s.add_bytes(io.now, write, r.bytes);
-        }
-        if let Some(s) = self.stats.by_request.as_mut() {
-            s.add(index, lat);
-            s.add_bytes(index, write, r.bytes);
+        if self.extras {
+            self.record_extras(id, io.now, lat, &bd);
         }
         self.free_reqs.push(id);
         self.in_device -= 1;
