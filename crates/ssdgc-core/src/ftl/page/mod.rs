@@ -271,6 +271,28 @@ impl PageFtl {
         prefetch_index(&self.state, gb);
     }
 
+    /// [`Self::prefetch_overwrite`], and the victim index's entry of the superseded page's block
+    /// (which the write will move to a bucket of one page fewer): for a write a few requests
+    /// from now. Changes nothing.
+    #[inline(always)]
+    pub fn prefetch_overwrite_ahead(&self, lpn: Lpn) {
+        let Some(&old) = self.l2p.get(lpn as usize) else {
+            return;
+        };
+        if old & BUFFERED != 0 {
+            return;
+        }
+        prefetch_index(&self.p2l[..], old as usize);
+        let gb = self.geo.global_block(old);
+        prefetch_index(&self.valid, gb as usize);
+        prefetch_index(&self.last_modified, gb as usize);
+        prefetch_index(&self.state, gb as usize);
+        let (plane, local) = self.geo.split_block(gb);
+        if let Some(p) = self.planes.get(plane as usize) {
+            p.victim.prefetch(local);
+        }
+    }
+
     /// Asks the CPU to fetch the L2P entry of the logical page stored at `ppn`, if the page is
     /// valid: for a GC move of it a few moves later (the move rewrites that entry). Changes nothing.
     #[inline(always)]
