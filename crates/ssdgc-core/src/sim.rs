@@ -122,6 +122,14 @@ pub struct Simulator {
 }
 
 impl Simulator {
+    /// The workload read ahead with the drive's cache hints whatever its size ([`crate::host`]'s
+    /// `lookahead`; tests: no result may depend on it).
+    /// True when it does (one drive, no write buffer, no per-disk traces).
+    #[cfg(test)]
+    pub(crate) fn force_read_ahead(&mut self) -> bool {
+        self.front.force_read_ahead()
+    }
+
     /// Builds the drives and readies the workload; the drives are preconditioned by
     /// [`Simulator::precondition`], or when the run starts.
     pub fn new(cfg: &Config, workload: Workload, opts: RunOptions) -> Result<Simulator, SimError> {

@@ -568,6 +568,19 @@ impl Synthetic {
             len,
         })
     }
+
+    /// The next records into `out`, as many as it holds and the generator has left; returns how
+    /// many. The same records, in the same order, as that many calls of `next` (for a consumer
+    /// that reads ahead in batches).
+    pub fn fill(&mut self, out: &mut [IoRecord]) -> usize {
+        for (i, slot) in out.iter_mut().enumerate() {
+            match self.next() {
+                Some(r) => *slot = r,
+                None => return i,
+            }
+        }
+        out.len()
+    }
 }
 
 impl Iterator for Synthetic {
@@ -723,6 +736,34 @@ mod tests {
                 assert_eq!(a, b, "{spec} over {logical}");
             }
         }
+    }
+
+    #[test]
+    fn fill_gives_the_records_of_next() {
+        let spec = "count=1000,read=0.3,size=exp:32KiB,seq=0.4,interarrival=exp:3ms,zipf:0.9";
+        let logical = 1u64 << 32;
+        let want = gen(spec, logical, 3);
+        let mut g = Synthetic::new(&spec.parse().unwrap(), logical, 3);
+        let mut got = Vec::new();
+        // Uneven batches, the last one cut short by the end of the workload.
+        for n in 1.. {
+            let mut buf = vec![
+                IoRecord {
+                    time_ns: 0,
+                    op: Op::Read,
+                    offset: 0,
+                    len: 0
+                };
+                n % 13
+            ];
+            let k = g.fill(&mut buf);
+            got.extend_from_slice(&buf[..k]);
+            if k < buf.len() {
+                break;
+            }
+        }
+        assert_eq!(got, want);
+        assert_eq!(g.fill(&mut [want[0]; 4]), 0);
     }
 
     #[test]

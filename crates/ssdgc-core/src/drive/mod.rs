@@ -462,6 +462,20 @@ impl Drive {
         self.ftl.counters = Default::default();
     }
 
+    /// Cache hint for a host request of `lpn` served a few requests from now: its L2P entry.
+    /// Changes nothing.
+    #[inline(always)]
+    pub(crate) fn prefetch_lpn(&self, lpn: Lpn) {
+        self.ftl.prefetch_lpn(lpn);
+    }
+
+    /// Cache hint for a host write of `lpn` served soon: the entries of the page it supersedes
+    /// (its L2P entry already fetched by [`Drive::prefetch_lpn`]). Changes nothing.
+    #[inline(always)]
+    pub(crate) fn prefetch_overwrite(&self, lpn: Lpn) {
+        self.ftl.prefetch_overwrite_ahead(lpn);
+    }
+
     /// True when logical page `lpn` has data on flash (or in the FTL's DRAM buffer).
     #[inline]
     pub fn is_mapped(&self, lpn: Lpn) -> bool {

@@ -45,6 +45,9 @@ pub trait CandidateIndex: Send {
     fn fewest_valid(&self, _view: &PlaneView<'_>) -> Option<u16> {
         None
     }
+    /// Cache hint: `block` will soon lose a valid page ([`CandidateIndex::on_invalidate`]); an
+    /// index may ask the CPU to fetch what that will touch. Changes nothing; by default nothing.
+    fn prefetch(&self, _block: u32) {}
     /// Number of candidates currently held.
     fn len(&self) -> usize;
     /// True when no candidate is held.
@@ -106,6 +109,10 @@ impl CandidateIndex for PlaneIndex {
     }
     fn fewest_valid(&self, view: &PlaneView<'_>) -> Option<u16> {
         with_index!(self, i => i.fewest_valid(view))
+    }
+    #[inline]
+    fn prefetch(&self, block: u32) {
+        with_index!(self, i => i.prefetch(block))
     }
     #[inline]
     fn len(&self) -> usize {

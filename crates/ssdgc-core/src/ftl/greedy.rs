@@ -30,6 +30,8 @@
 //! entered that bucket (by filling or by an invalidation) most recently is chosen. This is
 //! deterministic and needs no RNG.
 
+use prefetch_index::prefetch_index;
+
 use super::candidates::{CandidateIndex as VictimPolicy, PlaneView};
 use crate::rng::SimRng;
 
@@ -144,6 +146,10 @@ impl VictimPolicy for Greedy {
         debug_assert!(v < self.head.len(), "valid count above pages_per_block");
         self.push(block, v);
         self.len += 1;
+    }
+
+    fn prefetch(&self, block: u32) {
+        prefetch_index(&self.nodes, block as usize);
     }
 
     fn on_invalidate(&mut self, block: u32, old_valid: u16, _view: &PlaneView<'_>) {

@@ -370,6 +370,16 @@ impl Ftl {
         }
     }
 
+    /// Cache hint for a host write of `lpn` a few requests from now: the entries of the page it
+    /// supersedes and its block's victim-index entry ([`PageFtl::prefetch_overwrite_ahead`]).
+    /// Changes nothing; nothing under a log-block mapping.
+    #[inline(always)]
+    pub fn prefetch_overwrite_ahead(&self, lpn: Lpn) {
+        if let Mapping::Page(ref f) = self.map {
+            f.prefetch_overwrite_ahead(lpn);
+        }
+    }
+
     /// Cache hint for a GC move of the page at `ppn` a few moves later: its logical page's L2P
     /// entry ([`PageFtl::prefetch_relocation`]). Changes nothing; nothing under a log-block mapping.
     #[inline(always)]

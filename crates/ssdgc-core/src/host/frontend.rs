@@ -13,6 +13,7 @@ use std::collections::VecDeque;
 
 use super::array::{Disks, Stripe};
 use super::buffer::WriteBuffer;
+use super::lookahead::{READ_AHEAD, READ_AHEAD_MIN_PAGES};
 use super::{ReplayMode, Workload};
 use crate::config::{Config, MAX_DRIVES};
 use crate::drive::{Drive, PageDone};
@@ -115,6 +116,9 @@ pub(crate) struct FrontEnd {
     /// One drive, no write buffer, no per-disk traces: requests are admitted by
     /// [`FrontEnd::admit_direct`].
     direct: bool,
+    /// The workload is read ahead and the drive asked for the records' mapping entries before
+    /// they are served ([`FrontEnd::prefetch_ahead`]): the direct path on a page-mapped drive.
+    read_ahead: bool,
     reqs: Vec<Req>,
     free_reqs: Vec<u32>,
     /// Pages still to complete per request and drive: `pending[id × drives + d]`.
@@ -184,7 +188,17 @@ impl FrontEnd {
             (n, t)
         });
         let buffer = WriteBuffer::new(cfg.buffer.size.0 / cfg.geometry.page_size.0);
+        let direct = drives == 1 && !buffer.enabled() && disks.is_none();
+        let mut workload = workload;
+        // Records read ahead, for the cache hints of a large page-mapped drive (`lookahead`).
+        let read_ahead = direct
+            && cfg.ftl.mapping == crate::ftl::MappingKind::Page
+            && stripe.logical_pages() >= READ_AHEAD_MIN_PAGES;
+        if read_ahead {
+            workload.read_ahead(READ_AHEAD);
+        }
         FrontEnd {
+            read_ahead,
             queue_depth: cfg.host.queue_depth,
             rmw: cfg.ftl.rmw,
             batch: cfg.ftl.multiplane != crate::config::HostMultiplane::Off,
@@ -194,7 +208,7 @@ impl FrontEnd {
                 .filter(|ps| ps.is_power_of_two())
                 .map(u64::trailing_zeros),
             drives,
-            direct: drives == 1 && !buffer.enabled() && disks.is_none(),
+            direct,
             reqs: Vec::new(),
             free_reqs: Vec::new(),
             pending: Vec::new(),
@@ -342,6 +356,7 @@ impl FrontEnd {
             if self.look_ahead {
                 self.announce(io, &rec, disk, at);
             }
+            self.prefetch_ahead(io);
         }
         Ok(())
     }
@@ -421,6 +436,7 @@ impl FrontEnd {
                 self.in_burst += 1;
                 let disk = self.workload.last_disk();
                 self.submit(io, rec, disk)?;
+                self.prefetch_ahead(io);
                 Ok(true)
             }
             None => Ok(false),
@@ -553,6 +569,42 @@ impl FrontEnd {
             self.waiting.push_back(id);
         }
         Ok(())
+    }
+
+    /// Reads the workload ahead and gives the drive its cache hints whatever the drive's size
+    /// (on the direct path of a page-mapped drive; tests: no result may depend on it).
+    /// True when it does (the direct path).
+    #[cfg(test)]
+    pub(crate) fn force_read_ahead(&mut self) -> bool {
+        if self.direct {
+            self.read_ahead = true;
+            self.workload.read_ahead(READ_AHEAD);
+        }
+        self.read_ahead
+    }
+
+    /// Asks the drive for the mapping entries of the records read ahead ([`super::lookahead`]):
+    /// the L2P entry of the newest (the first page of each record), and for a write half a window
+    /// nearer the entries of the page it will supersede. Changes nothing.
+    #[inline(always)]
+    fn prefetch_ahead(&self, io: &Io) {
+        if !self.read_ahead {
+            return;
+        }
+        let logical = self.stripe.logical_pages();
+        let lpn = |r: &IoRecord| {
+            let p = self.page_of(r.offset);
+            (if p < logical { p } else { p % logical }) as Lpn
+        };
+        let drive = &io.drives[0];
+        if let Some(r) = self.workload.peek(READ_AHEAD - 1) {
+            drive.prefetch_lpn(lpn(r));
+        }
+        if let Some(r) = self.workload.peek(READ_AHEAD / 2 - 1) {
+            if r.op == Op::Write {
+                drive.prefetch_overwrite(lpn(r));
+            }
+        }
     }
 
     /// The page holding byte `offset`.

@@ -12,6 +12,7 @@
 pub mod array;
 pub mod buffer;
 pub(crate) mod frontend;
+mod lookahead;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -76,6 +77,8 @@ pub struct Workload {
     /// Closed loop in on/off bursts: requests per burst and the host's idle time (ns, before
     /// `host.time_scale`) between the last completion of a burst and the next burst.
     pub bursts: Option<(u64, u64)>,
+    /// Records read ahead of the front end ([`Workload::read_ahead`]).
+    ahead: lookahead::Ahead,
 }
 
 impl Workload {
@@ -83,6 +86,7 @@ impl Workload {
     pub fn from_records(records: Vec<IoRecord>, mode: ReplayMode, name: &str) -> Workload {
         let n = records.len() as u64;
         Workload {
+            ahead: lookahead::Ahead::default(),
             source: Source::Records(records.into(), 0),
             produced: 0,
             mode,
@@ -101,6 +105,7 @@ impl Workload {
     ) -> Result<Workload, WorkloadError> {
         let reader = ssdgc_workload::open_trace(path, opts)?;
         Ok(Workload {
+            ahead: lookahead::Ahead::default(),
             format: reader.format().name().to_string(),
             source: Source::Trace(Box::new(reader), path.to_path_buf(), Box::new(opts.clone())),
             produced: 0,
@@ -125,6 +130,7 @@ impl Workload {
             .map(|(_, p)| p.display().to_string())
             .unwrap_or_default();
         Ok(Workload {
+            ahead: lookahead::Ahead::default(),
             format: t.format(),
             source: Source::Disks(Box::new(t), Box::new((sources.to_vec(), opts.clone()))),
             produced: 0,
@@ -161,6 +167,7 @@ impl Workload {
     ) -> Workload {
         let n = records.len() as u64;
         Workload {
+            ahead: lookahead::Ahead::default(),
             source: Source::Tagged(records.into(), 0, None),
             produced: 0,
             mode,
@@ -200,6 +207,7 @@ impl Workload {
         // In open loop the arrival times carry the gaps between bursts.
         let bursts = spec.bursts().filter(|_| spec.is_closed_loop());
         Ok(Workload {
+            ahead: lookahead::Ahead::default(),
             expected: Some(spec.count),
             source: Source::Synthetic(generator, Box::new((spec, logical_bytes, seed))),
             produced: 0,
@@ -214,12 +222,58 @@ impl Workload {
     /// space, closed loop at queue depth 32.
     pub const DEFAULT_SPEC: &'static str = "count=200000,read=0,size=4KiB,interarrival=0,qd=32";
 
+    /// Reads `depth` records ahead of the consumer from now on (0: not ahead), so that
+    /// [`Workload::peek`] can show them ([`lookahead`]); what [`Workload::next_record`] returns is
+    /// unchanged. Not for per-disk traces, whose records carry their disk: they are not read ahead.
+    pub(crate) fn read_ahead(&mut self, depth: usize) {
+        if !self.has_disks() && !self.ahead.on() {
+            self.ahead = lookahead::Ahead::new(depth);
+        }
+    }
+
+    /// The record `k + 1` calls of [`Workload::next_record`] from now will return, when records
+    /// are read ahead ([`Workload::read_ahead`]) and it is held.
+    #[inline(always)]
+    pub(crate) fn peek(&self, k: usize) -> Option<&IoRecord> {
+        self.ahead.peek(k)
+    }
+
     /// The next request.
     #[inline]
     pub fn next_record(&mut self) -> Option<Result<IoRecord, WorkloadError>> {
-        let r = match &mut self.source {
+        let r = if self.ahead.on() {
+            self.next_ahead()
+        } else {
+            match &mut self.source {
+                Source::Synthetic(s, _) => s.next().map(Ok),
+                source => Self::pull(source),
+            }
+        };
+        if let Some(Ok(_)) = r {
+            self.produced += 1;
+        }
+        r
+    }
+
+    /// [`Workload::next_record`] read ahead: a generator fills the window in batches, other
+    /// sources one record at a time. (Kept apart, so that the generator's `next` has one caller
+    /// in the common path and stays inlined there.)
+    #[inline(never)]
+    fn next_ahead(&mut self) -> Option<Result<IoRecord, WorkloadError>> {
+        match &mut self.source {
+            Source::Synthetic(s, _) => self.ahead.next_filled(|out| s.fill(out)),
+            source => self.ahead.next(|| Self::pull(source)),
+        }
+    }
+
+    /// The next request of a source other than a generator (which [`Workload::next_record`]
+    /// asks itself).
+    #[inline(always)]
+    fn pull(source: &mut Source) -> Option<Result<IoRecord, WorkloadError>> {
+        match source {
             Source::Trace(t, ..) => t.next(),
-            Source::Synthetic(s, _) => s.next().map(Ok),
+            // Asked by `next_record` and `next_ahead` themselves.
+            Source::Synthetic(..) => None,
             Source::Records(r, next) => {
                 let rec = r.get(*next).copied();
                 *next += 1;
@@ -234,11 +288,7 @@ impl Workload {
                     Ok(rec)
                 })
             }
-        };
-        if let Some(Ok(_)) = r {
-            self.produced += 1;
         }
-        r
     }
 
     /// What the workload is, as far as preconditioning with it ([`crate::ageing::trace`]) can
@@ -316,6 +366,7 @@ impl Workload {
             Source::Tagged(r, _, _) => Source::Tagged(r.clone(), 0, None),
         };
         Ok(Workload {
+            ahead: lookahead::Ahead::default(),
             source,
             produced: 0,
             mode: self.mode,

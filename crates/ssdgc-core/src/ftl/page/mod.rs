@@ -311,6 +311,30 @@ impl PageFtl {
         Ok(ppn)
     }
 
+    /// Asks the CPU to fetch what a host write of `lpn` a few requests from now will update of the
+    /// page it supersedes: its P2L entry, its block's valid count, clock and state, and the
+    /// block's victim-index entry (which the write moves to a bucket of one page fewer). Reads
+    /// `lpn`'s L2P entry (fetched by [`Self::prefetch_lpn`] a few requests earlier); changes
+    /// nothing.
+    #[inline(always)]
+    pub fn prefetch_overwrite_ahead(&self, lpn: Lpn) {
+        let Some(&old) = self.l2p.get(lpn as usize) else {
+            return;
+        };
+        if old & BUFFERED != 0 {
+            return;
+        }
+        prefetch_index(&self.p2l[..], old as usize);
+        let gb = self.geo.global_block(old);
+        prefetch_index(&self.valid, gb as usize);
+        prefetch_index(&self.last_modified, gb as usize);
+        prefetch_index(&self.state, gb as usize);
+        let (plane, local) = self.geo.split_block(gb);
+        if let Some(p) = self.planes.get(plane as usize) {
+            p.victim.prefetch(local);
+        }
+    }
+
     /// Asks the CPU to fetch the L2P entry of the logical page stored at `ppn`, if the page is
     /// valid: for a GC move of it a few moves later (the move rewrites that entry). Changes nothing.
     #[inline(always)]
