@@ -55,35 +55,53 @@ impl Pending {
 /// it straight back in its sift, a load wider than the stores before it that the CPU cannot
 /// forward (a stall of the store's full latency on every schedule). Keys are unique, so any
 /// correct heap pops the same sequence.
+///
+/// Most events schedule exactly one successor, so [`MinHeap::take_top`] leaves the entry it
+/// returns in place as a *hole* at the root: the next [`MinHeap::push`] overwrites the hole and
+/// moves down from the root once (one sift instead of a pop's sift down and a push's sift up),
+/// and only when another entry is needed first ([`MinHeap::settle`]) is the hole removed as a
+/// pop would. The hole is never counted ([`MinHeap::len`]).
 #[derive(Debug)]
 struct MinHeap {
     v: Vec<Pending>,
+    /// The root `v[0]` was taken and no longer counts.
+    hole: bool,
 }
 
 impl MinHeap {
     fn with_capacity(n: usize) -> MinHeap {
         MinHeap {
             v: Vec::with_capacity(n),
+            hole: false,
         }
     }
 
+    /// Entries waiting (the hole not counted).
     #[inline]
     fn len(&self) -> usize {
-        self.v.len()
+        self.v.len() - usize::from(self.hole)
     }
 
     #[inline]
     fn is_empty(&self) -> bool {
-        self.v.is_empty()
+        self.len() == 0
     }
 
+    /// The earliest entry. Call [`MinHeap::settle`] first: with a hole the root is stale.
     #[inline]
     fn peek(&self) -> Option<&Pending> {
+        debug_assert!(!self.hole, "peek at a hole");
         self.v.first()
     }
 
     #[inline]
     fn push(&mut self, e: Pending) {
+        if self.hole {
+            // The taken root's place: `e` moves down from there.
+            self.hole = false;
+            sift_down(&mut self.v[..], e);
+            return;
+        }
         let key = e.key();
         self.v.push(e);
         // On a slice: its length and address stay in registers through the loop (the vector's
@@ -103,40 +121,69 @@ impl MinHeap {
         v[i] = e;
     }
 
+    /// Removes the hole, if any, so that the root is the earliest entry: the last entry moves
+    /// down from the root.
     #[inline]
-    fn pop(&mut self) -> Option<Pending> {
-        let last = self.v.pop()?;
-        let v = &mut self.v[..];
-        let Some(&top) = v.first() else {
-            return Some(last);
-        };
-        // `last` moves down from the root to where it belongs.
-        let key = last.key();
-        let n = v.len();
-        let mut i = 0;
-        loop {
-            let l = 2 * i + 1;
-            if l >= n {
-                break;
-            }
-            let mut c = l;
-            let mut child = v[l];
-            if l + 1 < n {
-                let r = v[l + 1];
-                if r.key() < child.key() {
-                    c = l + 1;
-                    child = r;
-                }
-            }
-            if key <= child.key() {
-                break;
-            }
-            v[i] = child;
-            i = c;
+    fn settle(&mut self) {
+        if !self.hole {
+            return;
         }
-        v[i] = last;
+        self.hole = false;
+        let Some(last) = self.v.pop() else {
+            return;
+        };
+        if !self.v.is_empty() {
+            sift_down(&mut self.v[..], last);
+        }
+    }
+
+    /// The earliest entry, left in place as the hole. Call [`MinHeap::settle`] first.
+    #[inline]
+    fn take_top(&mut self) -> Option<Pending> {
+        debug_assert!(!self.hole, "take at a hole");
+        let &top = self.v.first()?;
+        self.hole = true;
         Some(top)
     }
+
+    /// Removes and returns the earliest entry.
+    #[cfg(test)]
+    fn pop(&mut self) -> Option<Pending> {
+        self.settle();
+        let top = self.take_top();
+        self.settle();
+        top
+    }
+}
+
+/// Puts `e` at the root of the non-empty heap `v` (whose root is free) and moves it down to where
+/// it belongs.
+#[inline(always)]
+fn sift_down(v: &mut [Pending], e: Pending) {
+    let key = e.key();
+    let n = v.len();
+    let mut i = 0;
+    loop {
+        let l = 2 * i + 1;
+        if l >= n {
+            break;
+        }
+        let mut c = l;
+        let mut child = v[l];
+        if l + 1 < n {
+            let r = v[l + 1];
+            if r.key() < child.key() {
+                c = l + 1;
+                child = r;
+            }
+        }
+        if key <= child.key() {
+            break;
+        }
+        v[i] = child;
+        i = c;
+    }
+    v[i] = e;
 }
 
 /// A `(time, sequence)`-ordered event queue.
@@ -223,6 +270,7 @@ impl EventQueue {
     /// `None` when no event waits, whatever the timers.
     #[inline]
     pub fn pop(&mut self) -> Option<(SimTime, Event)> {
+        self.heap.settle();
         if let Some((at, seq, drive)) = self.next_timer {
             let top = self.heap.peek()?;
             if (at, seq) < (top.time, top.seq) {
@@ -232,7 +280,7 @@ impl EventQueue {
                 return Some((at, Event::Wake { drive }));
             }
         }
-        let Pending { time, ev, .. } = self.heap.pop()?;
+        let Pending { time, ev, .. } = self.heap.take_top()?;
         self.processed += 1;
         Some((time, ev))
     }
@@ -398,6 +446,101 @@ mod tests {
                     }
                 }
                 assert_eq!(q.len(), reference.len());
+            }
+        }
+    }
+
+    #[test]
+    fn a_taken_root_is_not_counted_against_the_bound() {
+        let mut q = EventQueue::new(2);
+        q.schedule(1, Event::Arrival);
+        q.schedule(2, Event::BufferDone(0));
+        assert_eq!(q.pop(), Some((1, Event::Arrival)));
+        assert_eq!(q.len(), 1);
+        q.schedule(3, Event::BufferDone(1));
+        assert_eq!(q.len(), 2);
+        assert!(std::panic::catch_unwind(move || q.schedule(4, Event::Arrival)).is_err());
+    }
+
+    #[derive(Clone, Debug)]
+    enum HeapOp {
+        Push(SimTime),
+        Pop,
+        Peek,
+    }
+
+    fn heap_op() -> impl proptest::strategy::Strategy<Value = HeapOp> {
+        use proptest::prelude::*;
+        prop_oneof![
+            3 => (0..6u64).prop_map(HeapOp::Push),
+            2 => Just(HeapOp::Pop),
+            1 => Just(HeapOp::Peek),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Against `BinaryHeap`: any interleaving of pushes, pops and peeks (the pops leaving a
+        /// hole that the next push fills or the next peek or pop removes) yields the same entries
+        /// and the same count.
+        #[test]
+        fn heap_matches_binary_heap(ops in proptest::collection::vec(heap_op(), 0..300)) {
+            use std::cmp::Reverse;
+            use std::collections::BinaryHeap;
+            let mut h = MinHeap::with_capacity(4);
+            let mut reference = BinaryHeap::new();
+            for (seq, op) in (0u64..).zip(ops) {
+                match op {
+                    HeapOp::Push(time) => {
+                        h.push(Pending { time, seq, ev: Event::BufferDone(seq as u32) });
+                        reference.push(Reverse((time, seq)));
+                    }
+                    HeapOp::Pop => {
+                        h.settle();
+                        let got = h.take_top().map(|p| (p.time, p.seq, p.ev));
+                        let want = reference
+                            .pop()
+                            .map(|Reverse((t, s))| (t, s, Event::BufferDone(s as u32)));
+                        proptest::prop_assert_eq!(got, want);
+                    }
+                    HeapOp::Peek => {
+                        h.settle();
+                        let got = h.peek().map(|p| (p.time, p.seq));
+                        let want = reference.peek().map(|&Reverse(k)| k);
+                        proptest::prop_assert_eq!(got, want);
+                    }
+                }
+                proptest::prop_assert_eq!(h.len(), reference.len());
+                proptest::prop_assert_eq!(h.is_empty(), reference.is_empty());
+            }
+            // What is left drains in order.
+            let rest: Vec<_> = std::iter::from_fn(|| h.pop()).map(|p| (p.time, p.seq)).collect();
+            let want: Vec<_> = reference.into_sorted_vec().into_iter().rev().map(|Reverse(k)| k).collect();
+            proptest::prop_assert_eq!(rest, want);
+        }
+
+        /// The queue over the same interleavings: pops in `(time, seq)` order, `len` and
+        /// `is_empty` counting only the events still waiting.
+        #[test]
+        fn queue_matches_binary_heap(ops in proptest::collection::vec(heap_op(), 0..300)) {
+            use std::cmp::Reverse;
+            use std::collections::BinaryHeap;
+            let mut q = EventQueue::new(1 << 10);
+            let mut reference = BinaryHeap::new();
+            for (seq, op) in (0u64..).zip(ops) {
+                match op {
+                    HeapOp::Push(time) => {
+                        q.schedule(time, Event::BufferDone(seq as u32));
+                        reference.push(Reverse((time, seq)));
+                    }
+                    HeapOp::Pop | HeapOp::Peek => {
+                        let want = reference
+                            .pop()
+                            .map(|Reverse((t, s))| (t, Event::BufferDone(s as u32)));
+                        proptest::prop_assert_eq!(q.pop(), want);
+                    }
+                }
+                proptest::prop_assert_eq!(q.len(), reference.len());
+                proptest::prop_assert_eq!(q.is_empty(), reference.is_empty());
             }
         }
     }
