@@ -42,7 +42,9 @@ pub enum Busy {
     },
 }
 
-/// Cumulative time of one die per category.
+/// Cumulative time of one die per category. The time it spent idle or on host operations not
+/// delayed by GC is not kept: a wait's CnGC part is what is left of it once the other parts are
+/// counted.
 #[derive(Clone, Debug)]
 pub struct DieClock {
     busy: Busy,
@@ -51,8 +53,6 @@ pub struct DieClock {
     host_by_plane: Vec<SimTime>,
     gc_total: SimTime,
     late: SimTime,
-    normal: SimTime,
-    idle: SimTime,
 }
 
 /// A transaction's view of its die's clock when it was queued.
@@ -62,7 +62,6 @@ pub struct Snapshot {
     gc_plane: SimTime,
     gc_total: SimTime,
     late: SimTime,
-    other: SimTime,
 }
 
 impl Snapshot {
@@ -103,21 +102,17 @@ impl DieClock {
             host_by_plane: vec![0; planes_per_die as usize],
             gc_total: 0,
             late: 0,
-            normal: 0,
-            idle: 0,
         }
     }
 
     #[inline(always)]
     fn credit(&mut self, busy: Busy, dt: SimTime) {
         match busy {
-            Busy::Idle => self.idle += dt,
+            Busy::Idle => {}
             Busy::Host { plane, late } => {
                 self.host_by_plane[plane as usize] += dt;
                 if late {
                     self.late += dt;
-                } else {
-                    self.normal += dt;
                 }
             }
             Busy::Gc { planes } => {
@@ -143,8 +138,6 @@ impl DieClock {
         }
         if late {
             self.late += dt;
-        } else {
-            self.normal += dt;
         }
     }
 
@@ -165,13 +158,11 @@ impl DieClock {
             gc_plane: self.gc_by_plane[plane as usize],
             gc_total: self.gc_total,
             late: self.late,
-            other: self.normal + self.idle,
         };
         let dt = now - self.since;
         match self.busy {
-            Busy::Idle => s.other += dt,
+            Busy::Idle | Busy::Host { late: false, .. } | Busy::HostPlanes { late: false, .. } => {}
             Busy::Host { late: true, .. } | Busy::HostPlanes { late: true, .. } => s.late += dt,
-            Busy::Host { late: false, .. } | Busy::HostPlanes { late: false, .. } => s.other += dt,
             Busy::Gc { planes } => {
                 s.gc_total += dt;
                 if planes >> plane & 1 == 1 {
@@ -188,19 +179,16 @@ impl DieClock {
     pub fn waited(&self, now: SimTime, plane: u32, snap: &Snapshot) -> Breakdown {
         let cur = self.snapshot(now, plane);
         let csgc = cur.gc_plane - snap.gc_plane;
-        let b = Breakdown {
+        let cogc = cur.gc_total - snap.gc_total - csgc;
+        let lc = cur.late - snap.late;
+        // The rest of the wait: the die was idle or on host operations not delayed by GC.
+        Breakdown {
             st: 0,
             csgc,
-            cogc: cur.gc_total - snap.gc_total - csgc,
-            lc: cur.late - snap.late,
-            cngc: cur.other - snap.other,
-        };
-        debug_assert_eq!(
-            b.total(),
-            now - snap.at,
-            "waiting time not fully attributed"
-        );
-        b
+            cogc,
+            lc,
+            cngc: now - snap.at - csgc - cogc - lc,
+        }
     }
 
     /// Per plane of the die: time busy with host I/O, busy with GC, and idle while another plane of
