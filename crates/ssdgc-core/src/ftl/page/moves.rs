@@ -61,36 +61,17 @@ impl PageFtl {
             let dst_gb = (plane * bpp + wp.block) as usize;
             let dst_base = self.geo.ppn(plane, wp.block, 0);
             let first = wp.next;
-            let mut next = first;
-            {
+            let next = {
                 let (l2p, p2l): (&mut [u32], &mut [u32]) = (&mut self.l2p, &mut self.p2l);
-                // The two blocks' P2L entries, `ppb` each: indexed by page, checked against
-                // `ppb` once here rather than at every access.
+                // The two blocks' P2L entries, `ppb` each.
                 let (victim, dest) =
                     two_blocks(p2l, base as usize, dst_base as usize, ppb as usize);
-                // Until the victim or the destination block runs out. The two blocks' valid
-                // counts and clocks are written once the run ends (nothing reads them during it).
-                while page < ppb && next < ppb {
-                    let src = page as usize;
-                    if let Some(&ahead) = victim.get(src + LOOKAHEAD as usize) {
-                        if ahead != NO_PAGE {
-                            prefetch_index(&*l2p, ahead as usize);
-                        }
-                    }
-                    let lpn = victim[src];
-                    page += 1;
-                    if lpn == NO_PAGE {
-                        continue;
-                    }
-                    // The victim's copy is invalid (a victim is no candidate: no index to tell),
-                    // the new copy mapped.
-                    victim[src] = NO_PAGE;
-                    debug_assert_eq!(dest[next as usize], NO_PAGE);
-                    dest[next as usize] = lpn;
-                    l2p[lpn as usize] = dst_base + next;
-                    next += 1;
-                }
-            }
+                // The two blocks' valid counts and clocks are written once the run ends (nothing
+                // reads them during it).
+                let (p, n) = move_run(victim, dest, l2p, dst_base, page as usize, first as usize);
+                page = p as u32;
+                n as u32
+            };
             let n = next - first;
             // One program per move.
             let clock = self.clock + u64::from(n);
@@ -138,6 +119,46 @@ impl PageFtl {
     }
 }
 
+/// One run of a victim's moves: its valid pages from page `page` of `victim` (the victim's P2L
+/// entries) go to the free pages of `dest` (the destination block's, whose first page is
+/// `dst_base`) from page `next` on, in page order, until the victim or the destination runs out.
+/// Each moved page's victim entry is cleared, its destination entry and its L2P entry in `l2p`
+/// written; the L2P entries of the moves [`LOOKAHEAD`] pages ahead are fetched into the cache.
+/// Returns the victim page and the destination page where it stopped.
+///
+/// Out of line, with the slices' own bounds as the loop's: the loop keeps its pointers in
+/// registers and needs no bounds check but the L2P entry's.
+#[inline(never)]
+fn move_run(
+    victim: &mut [u32],
+    dest: &mut [u32],
+    l2p: &mut [u32],
+    dst_base: u32,
+    mut page: usize,
+    mut next: usize,
+) -> (usize, usize) {
+    while page < victim.len() && next < dest.len() {
+        if let Some(&ahead) = victim.get(page + LOOKAHEAD as usize) {
+            if ahead != NO_PAGE {
+                prefetch_index(&*l2p, ahead as usize);
+            }
+        }
+        let lpn = victim[page];
+        page += 1;
+        if lpn == NO_PAGE {
+            continue;
+        }
+        // The victim's copy is invalid (a victim is no candidate: no index to tell), the new
+        // copy mapped.
+        victim[page - 1] = NO_PAGE;
+        debug_assert_eq!(dest[next], NO_PAGE);
+        dest[next] = lpn;
+        l2p[lpn as usize] = dst_base + next as u32;
+        next += 1;
+    }
+    (page, next)
+}
+
 /// The `n` entries of `table` from `a` and the `n` from `b`, two ranges that do not overlap (two
 /// blocks' P2L entries), both mutable.
 fn two_blocks(table: &mut [u32], a: usize, b: usize, n: usize) -> (&mut [u32], &mut [u32]) {
@@ -152,7 +173,35 @@ fn two_blocks(table: &mut [u32], a: usize, b: usize, n: usize) -> (&mut [u32], &
 
 #[cfg(test)]
 mod tests {
-    use super::two_blocks;
+    use super::{move_run, two_blocks};
+    use crate::units::NO_PAGE;
+
+    #[test]
+    fn a_run_moves_the_valid_pages_in_order_until_either_block_runs_out() {
+        // Victim pages 1, 2, 4 and 5 valid; the destination has room for 3 from page 1.
+        let mut victim = [NO_PAGE, 11, 12, NO_PAGE, 14, 15];
+        let mut dest = [7, NO_PAGE, NO_PAGE, NO_PAGE];
+        let mut l2p = vec![NO_PAGE; 16];
+        let (page, next) = move_run(&mut victim, &mut dest, &mut l2p, 100, 0, 1);
+        assert_eq!(
+            (page, next),
+            (5, 4),
+            "stopped after the destination's last page"
+        );
+        assert_eq!(victim, [NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, NO_PAGE, 15]);
+        assert_eq!(dest, [7, 11, 12, 14]);
+        assert_eq!(
+            (l2p[11], l2p[12], l2p[14], l2p[15]),
+            (101, 102, 103, NO_PAGE)
+        );
+        // The rest: the victim runs out first.
+        let mut dest = [NO_PAGE; 4];
+        let (page, next) = move_run(&mut victim, &mut dest, &mut l2p, 200, page, 0);
+        assert_eq!((page, next), (6, 1));
+        assert_eq!(dest, [15, NO_PAGE, NO_PAGE, NO_PAGE]);
+        assert_eq!(l2p[15], 200);
+        assert!(victim.iter().all(|&v| v == NO_PAGE));
+    }
 
     #[test]
     fn two_blocks_are_the_ranges_asked_for_in_either_order() {
