@@ -45,6 +45,16 @@ const BUFFERED: u32 = 1 << 31;
 
 const NO_BLOCK: u32 = u32::MAX;
 
+/// A page taken at a write point ([`PageFtl::allocate_at`]).
+#[derive(Clone, Copy, Debug)]
+struct Allocated {
+    ppn: Ppn,
+    /// Its block, drive-wide.
+    gb: u32,
+    /// It is its block's last page.
+    last: bool,
+}
+
 #[derive(Clone, Copy, Debug)]
 struct WritePoint {
     /// Plane-local block, or `NO_BLOCK`.
@@ -211,6 +221,12 @@ impl PageFtl {
     /// Takes the next free page of a plane's write point for `stream`, opening a block if needed.
     #[inline(always)]
     fn allocate(&mut self, plane: u32, stream: Stream) -> Result<Ppn, FtlError> {
+        self.allocate_at(plane, stream).map(|a| a.ppn)
+    }
+
+    /// [`Self::allocate`], with where the page is, as the write point knew it.
+    #[inline(always)]
+    fn allocate_at(&mut self, plane: u32, stream: Stream) -> Result<Allocated, FtlError> {
         let ppb = self.geo.pages_per_block;
         let bpp = self.geo.blocks_per_plane;
         let slot = self.streams.slot(stream);
@@ -221,11 +237,17 @@ impl PageFtl {
         let block = wp.block;
         let page = wp.next;
         wp.next += 1;
-        if wp.next == ppb {
+        let last = wp.next == ppb;
+        if last {
             // The block turns full once its last page is mapped: see `fill_page`.
             wp.block = NO_BLOCK;
         }
-        Ok((plane * bpp + block) * ppb + page)
+        let gb = plane * bpp + block;
+        Ok(Allocated {
+            ppn: gb * ppb + page,
+            gb,
+            last,
+        })
     }
 
     /// Maps `lpn` to the freshly allocated `ppn`, completing the block if it is now full.
@@ -241,11 +263,19 @@ impl PageFtl {
     /// valid page, and is complete when `ppn` is its last.
     #[inline(always)]
     fn filled(&mut self, ppn: Ppn) {
-        let gb = self.geo.global_block(ppn) as usize;
+        let gb = self.geo.global_block(ppn);
+        let last = self.geo.page_in_block(ppn) + 1 == self.geo.pages_per_block;
+        self.filled_in(gb, last);
+    }
+
+    /// [`Self::filled`] of a page of block `gb` (drive-wide), its last page when `last`.
+    #[inline(always)]
+    fn filled_in(&mut self, gb: u32, last: bool) {
+        let gb = gb as usize;
         self.valid[gb] += 1;
         self.clock += 1;
         self.last_modified[gb] = self.clock;
-        if self.geo.page_in_block(ppn) + 1 == self.geo.pages_per_block {
+        if last {
             self.close_block(gb);
         }
     }
@@ -270,7 +300,8 @@ impl PageFtl {
         ahead: Option<Lpn>,
     ) -> Result<Ppn, FtlError> {
         debug_assert_eq!(plane, self.plane_of(lpn));
-        let ppn = self.allocate(plane, Stream::Host)?;
+        let at = self.allocate_at(plane, Stream::Host)?;
+        let ppn = at.ppn;
         // The table entries first, each table's view taken once (a huge-page table's view is
         // checked each time it is taken: `table.rs`); then the blocks' counts, in the order of
         // `invalidate` and `fill_page` (the victim index sees the counts, never the tables).
@@ -301,7 +332,7 @@ impl PageFtl {
         } else if old != NO_PAGE {
             self.invalidated(old);
         }
-        self.filled(ppn);
+        self.filled_in(at.gb, at.last);
         if let Some(o) = ahead_old {
             let gb = self.geo.global_block(o) as usize;
             prefetch_index(&self.valid, gb);
