@@ -257,10 +257,25 @@ pub struct Resources {
     channel_free: Vec<SimTime>,
     /// Per channel: the die running GC that holds it (`gc.blocking = "channel"`), or `NO_DIE`.
     channel_gc: Vec<u32>,
-    /// Per die: when the operation it runs ends (`SimTime::MAX` when it runs none).
-    die_until: Vec<SimTime>,
-    /// Per die: the planes its operation holds.
-    die_planes: Vec<u64>,
+    /// Per die: what its operation holds, until when (one entry per die: one bounds check).
+    dies: Vec<DieHold>,
+}
+
+/// What a die's operation holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct DieHold {
+    /// When the operation ends (`SimTime::MAX` when it runs none).
+    until: SimTime,
+    /// The planes it holds.
+    planes: u64,
+}
+
+impl DieHold {
+    /// A die running nothing.
+    const FREE: DieHold = DieHold {
+        until: SimTime::MAX,
+        planes: 0,
+    };
 }
 
 impl Resources {
@@ -273,8 +288,7 @@ impl Resources {
             params: ResourceParams::default(),
             channel_free: vec![0; geo.channels as usize],
             channel_gc: vec![NO_DIE; geo.channels as usize],
-            die_until: vec![SimTime::MAX; geo.dies as usize],
-            die_planes: vec![0; geo.dies as usize],
+            dies: vec![DieHold::FREE; geo.dies as usize],
         }
     }
 
@@ -326,8 +340,10 @@ impl Resources {
         }
         // No channel: each one holds the die and its planes for `before + after`.
         let end = now + SimTime::from(n) * (op.before + op.after);
-        self.die_until[die as usize] = end;
-        self.die_planes[die as usize] = op.planes;
+        self.dies[die as usize] = DieHold {
+            until: end,
+            planes: op.planes,
+        };
         end
     }
 
@@ -359,8 +375,10 @@ impl Resources {
             (xs, xe)
         };
         let end = xe + op.after;
-        self.die_until[die as usize] = end;
-        self.die_planes[die as usize] = op.planes;
+        self.dies[die as usize] = DieHold {
+            until: end,
+            planes: op.planes,
+        };
         Reservation {
             ready,
             transfer_start: xs,
@@ -373,14 +391,13 @@ impl Resources {
     /// operation stopped early, or a suspension).
     #[inline]
     pub fn hold_until(&mut self, die: u32, end: SimTime, planes: u64) {
-        self.die_until[die as usize] = end;
-        self.die_planes[die as usize] = planes;
+        self.dies[die as usize] = DieHold { until: end, planes };
     }
 
     /// When the operation die `die` runs ends (`SimTime::MAX` when it runs none).
     #[inline]
     pub fn die_until(&self, die: u32) -> SimTime {
-        self.die_until[die as usize]
+        self.dies[die as usize].until
     }
 
     /// When the channel of die `die` is free (the end of its last reserved transfer).
@@ -391,14 +408,13 @@ impl Resources {
 
     /// The planes of die `die` held by its operation (0 when it runs none).
     pub fn die_planes(&self, die: u32) -> u64 {
-        self.die_planes[die as usize]
+        self.dies[die as usize].planes
     }
 
     /// Die `die` is free.
     #[inline]
     pub fn release(&mut self, die: u32) {
-        self.die_until[die as usize] = SimTime::MAX;
-        self.die_planes[die as usize] = 0;
+        self.dies[die as usize] = DieHold::FREE;
     }
 
     /// Die `die` starts GC: with `gc.blocking = "channel"` it holds its channel, so that no other
@@ -508,7 +524,7 @@ mod tests {
                 }
                 assert_eq!(repeated.reserve_repeated(1, 1_000, &op, n), t);
                 assert_eq!(one.die_until(1), repeated.die_until(1));
-                assert_eq!(one.die_planes, repeated.die_planes);
+                assert_eq!(one.dies, repeated.dies);
                 assert_eq!(one.channel_free, repeated.channel_free);
             }
         }
