@@ -47,7 +47,8 @@ enum Last {
     },
 }
 
-/// The pipelining state of a drive's dies, and its counters.
+/// The pipelining state of a drive's dies, and its counters. With pipelining off, what the dies
+/// last did is neither read nor kept.
 #[derive(Clone, Debug)]
 pub(super) struct Pipeline {
     enabled: bool,
@@ -109,6 +110,10 @@ impl Pipeline {
     /// being its program.
     #[inline]
     pub(super) fn gc_started(&mut self, d: u32, op: &GcOp, end: SimTime, t: &Timing) {
+        if !self.enabled {
+            // Nothing reads what the dies last did.
+            return;
+        }
         self.last[d as usize] = match op {
             GcOp::Move { .. } => Last::GcMove {
                 program_start: end.saturating_sub(t.command + t.program),
@@ -153,13 +158,17 @@ impl Pipeline {
     /// at `end`.
     #[inline]
     pub(super) fn host_read(&mut self, d: u32, in_register: SimTime, end: SimTime) {
-        self.last[d as usize] = Last::HostRead { in_register, end };
+        if self.enabled {
+            self.last[d as usize] = Last::HostRead { in_register, end };
+        }
     }
 
     /// Die `d` started something that pipelines with nothing.
     #[inline]
     pub(super) fn other(&mut self, d: u32) {
-        self.last[d as usize] = Last::Other;
+        if self.enabled {
+            self.last[d as usize] = Last::Other;
+        }
     }
 }
 
