@@ -120,8 +120,13 @@ pub(crate) struct FrontEnd {
     /// they are served ([`FrontEnd::prefetch_ahead`]): the direct path on a page-mapped drive.
     read_ahead: bool,
     reqs: Vec<Req>,
+    /// The ids of `reqs` free for new requests, used last in first out: the top of the stack
+    /// (the id freed last) held apart, the rest in `free_reqs` (in the closed loop a completion
+    /// frees the id that the request it issues takes at once).
+    free_top: Option<u32>,
     free_reqs: Vec<u32>,
-    /// Pages still to complete per request and drive: `pending[id × drives + d]`.
+    /// Pages still to complete per request and drive: `pending[id × drives + d]` (on the direct
+    /// path the request is its one piece: `Req::pending`, this not kept).
     pending: Vec<u32>,
     waiting: VecDeque<u32>,
     in_device: u32,
@@ -210,6 +215,7 @@ impl FrontEnd {
             drives,
             direct,
             reqs: Vec::new(),
+            free_top: None,
             free_reqs: Vec::new(),
             pending: Vec::new(),
             waiting: VecDeque::new(),
@@ -550,7 +556,7 @@ impl FrontEnd {
             bytes: rec.len,
         };
         self.stats.writes_seen += u64::from(write);
-        let id = match self.free_reqs.pop() {
+        let id = match self.free_top.take().or_else(|| self.free_reqs.pop()) {
             Some(i) => {
                 self.reqs[i as usize] = req;
                 i
@@ -671,14 +677,27 @@ impl FrontEnd {
         }
     }
 
+    /// Request id `id` is free for a new request.
+    #[inline(always)]
+    fn free_id(&mut self, id: u32) {
+        if let Some(top) = self.free_top.replace(id) {
+            self.free_reqs.push(top);
+        }
+    }
+
     /// One page of request `id` on drive `d` is done, its time spent as `bd`; completes the piece
     /// and the request when it was their last.
     fn page_done(&mut self, io: &mut Io, id: u32, d: usize, mut bd: Breakdown) {
         let r = &mut self.reqs[id as usize];
         r.pending -= 1;
-        let slot = id as usize * self.drives + d;
-        self.pending[slot] -= 1;
-        let piece_done = self.pending[slot] == 0;
+        let piece_done = if self.direct {
+            // The request is its one piece.
+            r.pending == 0
+        } else {
+            let slot = id as usize * self.drives + d;
+            self.pending[slot] -= 1;
+            self.pending[slot] == 0
+        };
         if piece_done {
             if self.drives > 1 {
                 // The piece's parts: its last page's, plus the request's wait for a device-queue
@@ -705,7 +724,7 @@ impl FrontEnd {
         if self.extras {
             self.record_extras(id, io.now, lat, &bd);
         }
-        self.free_reqs.push(id);
+        self.free_id(id);
         self.in_device -= 1;
         self.outstanding -= 1;
         if let Some(next) = self.waiting.pop_front() {
