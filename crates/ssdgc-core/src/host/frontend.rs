@@ -476,7 +476,7 @@ impl FrontEnd {
             Some(m) => self.region(m, disk)?,
         };
         if last >= span && self.fold_reject {
-            return Err(self.beyond(rec, disk, span));
+            return Err(self.beyond(rec.offset, rec.len, disk, span));
         }
         Ok((first, last - first + 1, base, span))
     }
@@ -495,10 +495,12 @@ impl FrontEnd {
         }
     }
 
-    /// The error of a record reaching beyond its space under `host.fold = "reject"`.
+    /// The error of a record (bytes `offset..offset + len`) reaching beyond its space under
+    /// `host.fold = "reject"`. (Given the record's fields, not the record: the record stays in
+    /// registers.)
     #[cold]
     #[inline(never)]
-    fn beyond(&self, rec: &IoRecord, disk: Option<u64>, span: u64) -> SimError {
+    fn beyond(&self, offset: u64, len: u64, disk: Option<u64>, span: u64) -> SimError {
         let what = match disk {
             Some(k) if self.disks.is_some() => format!("region of disk {k}"),
             _ if self.drives > 1 => "array's logical space".to_string(),
@@ -506,8 +508,8 @@ impl FrontEnd {
         };
         self.address_error(format!(
             "bytes {}..{} lie beyond the {what} of {} bytes (set host.fold=wrap to fold addresses)",
-            rec.offset,
-            rec.offset + rec.len,
+            offset,
+            offset + len,
             span * self.stripe.page_size()
         ))
     }
