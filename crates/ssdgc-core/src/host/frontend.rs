@@ -46,8 +46,6 @@ struct Req {
     admitted: SimTime,
     /// Position in arrival order.
     index: u64,
-    /// Position among the write requests (for the write series).
-    write_index: u64,
     /// First page, before folding into the span: page `i` of the request is array page
     /// `base + (first + i) mod span`.
     first: u64,
@@ -63,7 +61,15 @@ struct Req {
     tail_partial: bool,
     /// The drives it has a piece on (bit `d` = drive `d`).
     drives: u64,
-    /// Its first byte and length, as the workload gave them (for the per-request log).
+}
+
+/// What the per-request log and the series need of a request beyond its [`Req`]: kept only when
+/// they are ([`FrontEnd::extras`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct ReqExtras {
+    /// Position among the write requests (for the write series).
+    write_index: u64,
+    /// Its first byte and length, as the workload gave them.
     offset: u64,
     bytes: u64,
 }
@@ -125,6 +131,8 @@ pub(crate) struct FrontEnd {
     /// frees the id that the request it issues takes at once).
     free_top: Option<u32>,
     free_reqs: Vec<u32>,
+    /// Per request id, what the log and the series need (empty unless [`FrontEnd::extras`]).
+    req_extras: Vec<ReqExtras>,
     /// Pages still to complete per request and drive: `pending[id × drives + d]` (on the direct
     /// path the request is its one piece: `Req::pending`, this not kept).
     pending: Vec<u32>,
@@ -216,6 +224,7 @@ impl FrontEnd {
             direct,
             reqs: Vec::new(),
             free_top: None,
+            req_extras: Vec::new(),
             free_reqs: Vec::new(),
             pending: Vec::new(),
             waiting: VecDeque::new(),
@@ -545,7 +554,6 @@ impl FrontEnd {
             admitted: io.now,
             // `requests_seen` already counts this request.
             index: self.stats.requests_seen - 1,
-            write_index: self.stats.writes_seen,
             first,
             base,
             span,
@@ -554,6 +562,9 @@ impl FrontEnd {
             head_partial,
             tail_partial,
             drives: 0,
+        };
+        let extras = ReqExtras {
+            write_index: self.stats.writes_seen,
             offset: rec.offset,
             bytes: rec.len,
         };
@@ -569,6 +580,9 @@ impl FrontEnd {
                 self.reqs.len() as u32 - 1
             }
         };
+        if self.extras {
+            self.keep_extras(id, extras);
+        }
         self.outstanding += 1;
         if self.in_device < self.queue_depth && self.waiting.is_empty() {
             self.admit(io, id);
@@ -577,6 +591,16 @@ impl FrontEnd {
             self.waiting.push_back(id);
         }
         Ok(())
+    }
+
+    /// Keeps what the log and the series need of request `id`.
+    #[inline(never)]
+    fn keep_extras(&mut self, id: u32, e: ReqExtras) {
+        let i = id as usize;
+        if self.req_extras.len() <= i {
+            self.req_extras.resize(i + 1, ReqExtras::default());
+        }
+        self.req_extras[i] = e;
     }
 
     /// Reads the workload ahead and gives the drive its cache hints whatever the drive's size
@@ -654,15 +678,20 @@ impl FrontEnd {
     #[inline(never)]
     fn record_extras(&mut self, id: u32, now: SimTime, lat: SimTime, bd: &Breakdown) {
         let r = &self.reqs[id as usize];
-        let (write, arrival, index, write_index) = (r.write, r.arrival, r.index, r.write_index);
+        let (write, arrival, index) = (r.write, r.arrival, r.index);
+        let ReqExtras {
+            write_index,
+            offset,
+            bytes,
+        } = self.req_extras[id as usize];
         if let Some(sink) = self.request_sink.as_mut() {
             sink.record(&RequestRecord {
                 index,
                 arrival,
                 completion: now,
                 op: if write { Op::Write } else { Op::Read },
-                offset: r.offset,
-                bytes: r.bytes,
+                offset,
+                bytes,
                 breakdown: *bd,
             });
         }
@@ -671,11 +700,11 @@ impl FrontEnd {
         }
         if let Some(s) = self.stats.by_time.as_mut() {
             s.add(arrival, lat);
-            s.add_bytes(now, write, r.bytes);
+            s.add_bytes(now, write, bytes);
         }
         if let Some(s) = self.stats.by_request.as_mut() {
             s.add(index, lat);
-            s.add_bytes(index, write, r.bytes);
+            s.add_bytes(index, write, bytes);
         }
     }
 
