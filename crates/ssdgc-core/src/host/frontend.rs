@@ -364,7 +364,7 @@ impl FrontEnd {
             } else {
                 (rel as f64 * self.time_scale).round() as SimTime
             };
-            let disk = self.workload.last_disk();
+            let disk = self.last_disk();
             self.next_arrival = Some((rec, disk));
             let at = t.max(io.now);
             io.events.schedule(at, Event::Arrival);
@@ -449,7 +449,7 @@ impl FrontEnd {
         match self.next_record()? {
             Some(rec) => {
                 self.in_burst += 1;
-                let disk = self.workload.last_disk();
+                let disk = self.last_disk();
                 self.submit(io, rec, disk)?;
                 self.prefetch_ahead(io);
                 Ok(true)
@@ -458,12 +458,23 @@ impl FrontEnd {
         }
     }
 
+    /// The disk of the record taken last, with per-disk traces (the only ones whose records'
+    /// disks are read: without, the source is not asked).
+    #[inline(always)]
+    fn last_disk(&self) -> Option<u64> {
+        if self.disks.is_some() {
+            self.workload.last_disk()
+        } else {
+            None
+        }
+    }
+
     /// Closed loop in bursts: the burst is issued and its last request has completed; the next
     /// burst starts after the idle time (an `Arrival` event holding its first request).
     #[cold]
     fn end_burst(&mut self, io: &mut Io, idle: SimTime) -> Result<(), SimError> {
         if let Some(rec) = self.next_record()? {
-            self.next_arrival = Some((rec, self.workload.last_disk()));
+            self.next_arrival = Some((rec, self.last_disk()));
             io.events.schedule(io.now + idle, Event::Arrival);
         }
         Ok(())
@@ -563,11 +574,7 @@ impl FrontEnd {
             tail_partial,
             drives: 0,
         };
-        let extras = ReqExtras {
-            write_index: self.stats.writes_seen,
-            offset: rec.offset,
-            bytes: rec.len,
-        };
+        let write_index = self.stats.writes_seen;
         self.stats.writes_seen += u64::from(write);
         let id = match self.free_top.take().or_else(|| self.free_reqs.pop()) {
             Some(i) => {
@@ -581,7 +588,14 @@ impl FrontEnd {
             }
         };
         if self.extras {
-            self.keep_extras(id, extras);
+            self.keep_extras(
+                id,
+                ReqExtras {
+                    write_index,
+                    offset: rec.offset,
+                    bytes: rec.len,
+                },
+            );
         }
         self.outstanding += 1;
         if self.in_device < self.queue_depth && self.waiting.is_empty() {
@@ -786,7 +800,14 @@ impl FrontEnd {
             // The device queue emptied: the write buffer is flushed.
             self.flush_buffer(io);
         }
-        if piece_done && io.drives[d].is_idle() {
+        // On the direct path the drive's pieces are the requests in the device queue.
+        let idle = if self.direct {
+            self.in_device == 0
+        } else {
+            io.drives[d].is_idle()
+        };
+        debug_assert_eq!(idle, io.drives[d].is_idle());
+        if piece_done && idle {
             // The drive has no host work left: its free dies may start idle-time work.
             io.drives[d].kick_all(io.events, io.now);
         }
