@@ -46,8 +46,6 @@ struct Req {
     admitted: SimTime,
     /// Position in arrival order.
     index: u64,
-    /// Position among the write requests (for the write series).
-    write_index: u64,
     /// First page, before folding into the span: page `i` of the request is array page
     /// `base + (first + i) mod span`.
     first: u64,
@@ -63,7 +61,15 @@ struct Req {
     tail_partial: bool,
     /// The drives it has a piece on (bit `d` = drive `d`).
     drives: u64,
-    /// Its first byte and length, as the workload gave them (for the per-request log).
+}
+
+/// What the per-request log and the series need of a request beyond its [`Req`]: kept only when
+/// they are ([`FrontEnd::extras`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct ReqExtras {
+    /// Position among the write requests (for the write series).
+    write_index: u64,
+    /// Its first byte and length, as the workload gave them.
     offset: u64,
     bytes: u64,
 }
@@ -120,8 +126,15 @@ pub(crate) struct FrontEnd {
     /// they are served ([`FrontEnd::prefetch_ahead`]): the direct path on a page-mapped drive.
     read_ahead: bool,
     reqs: Vec<Req>,
+    /// The ids of `reqs` free for new requests, used last in first out: the top of the stack
+    /// (the id freed last) held apart, the rest in `free_reqs` (in the closed loop a completion
+    /// frees the id that the request it issues takes at once).
+    free_top: Option<u32>,
     free_reqs: Vec<u32>,
-    /// Pages still to complete per request and drive: `pending[id × drives + d]`.
+    /// Per request id, what the log and the series need (empty unless [`FrontEnd::extras`]).
+    req_extras: Vec<ReqExtras>,
+    /// Pages still to complete per request and drive: `pending[id × drives + d]` (on the direct
+    /// path the request is its one piece: `Req::pending`, this not kept).
     pending: Vec<u32>,
     waiting: VecDeque<u32>,
     in_device: u32,
@@ -210,6 +223,8 @@ impl FrontEnd {
             drives,
             direct,
             reqs: Vec::new(),
+            free_top: None,
+            req_extras: Vec::new(),
             free_reqs: Vec::new(),
             pending: Vec::new(),
             waiting: VecDeque::new(),
@@ -349,7 +364,7 @@ impl FrontEnd {
             } else {
                 (rel as f64 * self.time_scale).round() as SimTime
             };
-            let disk = self.workload.last_disk();
+            let disk = self.last_disk();
             self.next_arrival = Some((rec, disk));
             let at = t.max(io.now);
             io.events.schedule(at, Event::Arrival);
@@ -434,7 +449,7 @@ impl FrontEnd {
         match self.next_record()? {
             Some(rec) => {
                 self.in_burst += 1;
-                let disk = self.workload.last_disk();
+                let disk = self.last_disk();
                 self.submit(io, rec, disk)?;
                 self.prefetch_ahead(io);
                 Ok(true)
@@ -443,12 +458,23 @@ impl FrontEnd {
         }
     }
 
+    /// The disk of the record taken last, with per-disk traces (the only ones whose records'
+    /// disks are read: without, the source is not asked).
+    #[inline(always)]
+    fn last_disk(&self) -> Option<u64> {
+        if self.disks.is_some() {
+            self.workload.last_disk()
+        } else {
+            None
+        }
+    }
+
     /// Closed loop in bursts: the burst is issued and its last request has completed; the next
     /// burst starts after the idle time (an `Arrival` event holding its first request).
     #[cold]
     fn end_burst(&mut self, io: &mut Io, idle: SimTime) -> Result<(), SimError> {
         if let Some(rec) = self.next_record()? {
-            self.next_arrival = Some((rec, self.workload.last_disk()));
+            self.next_arrival = Some((rec, self.last_disk()));
             io.events.schedule(io.now + idle, Event::Arrival);
         }
         Ok(())
@@ -470,7 +496,7 @@ impl FrontEnd {
             Some(m) => self.region(m, disk)?,
         };
         if last >= span && self.fold_reject {
-            return Err(self.beyond(rec, disk, span));
+            return Err(self.beyond(rec.offset, rec.len, disk, span));
         }
         Ok((first, last - first + 1, base, span))
     }
@@ -489,10 +515,12 @@ impl FrontEnd {
         }
     }
 
-    /// The error of a record reaching beyond its space under `host.fold = "reject"`.
+    /// The error of a record (bytes `offset..offset + len`) reaching beyond its space under
+    /// `host.fold = "reject"`. (Given the record's fields, not the record: the record stays in
+    /// registers.)
     #[cold]
     #[inline(never)]
-    fn beyond(&self, rec: &IoRecord, disk: Option<u64>, span: u64) -> SimError {
+    fn beyond(&self, offset: u64, len: u64, disk: Option<u64>, span: u64) -> SimError {
         let what = match disk {
             Some(k) if self.disks.is_some() => format!("region of disk {k}"),
             _ if self.drives > 1 => "array's logical space".to_string(),
@@ -500,8 +528,8 @@ impl FrontEnd {
         };
         self.address_error(format!(
             "bytes {}..{} lie beyond the {what} of {} bytes (set host.fold=wrap to fold addresses)",
-            rec.offset,
-            rec.offset + rec.len,
+            offset,
+            offset + len,
             span * self.stripe.page_size()
         ))
     }
@@ -537,7 +565,6 @@ impl FrontEnd {
             admitted: io.now,
             // `requests_seen` already counts this request.
             index: self.stats.requests_seen - 1,
-            write_index: self.stats.writes_seen,
             first,
             base,
             span,
@@ -546,11 +573,10 @@ impl FrontEnd {
             head_partial,
             tail_partial,
             drives: 0,
-            offset: rec.offset,
-            bytes: rec.len,
         };
+        let write_index = self.stats.writes_seen;
         self.stats.writes_seen += u64::from(write);
-        let id = match self.free_reqs.pop() {
+        let id = match self.free_top.take().or_else(|| self.free_reqs.pop()) {
             Some(i) => {
                 self.reqs[i as usize] = req;
                 i
@@ -561,6 +587,16 @@ impl FrontEnd {
                 self.reqs.len() as u32 - 1
             }
         };
+        if self.extras {
+            self.keep_extras(
+                id,
+                ReqExtras {
+                    write_index,
+                    offset: rec.offset,
+                    bytes: rec.len,
+                },
+            );
+        }
         self.outstanding += 1;
         if self.in_device < self.queue_depth && self.waiting.is_empty() {
             self.admit(io, id);
@@ -569,6 +605,16 @@ impl FrontEnd {
             self.waiting.push_back(id);
         }
         Ok(())
+    }
+
+    /// Keeps what the log and the series need of request `id`.
+    #[inline(never)]
+    fn keep_extras(&mut self, id: u32, e: ReqExtras) {
+        let i = id as usize;
+        if self.req_extras.len() <= i {
+            self.req_extras.resize(i + 1, ReqExtras::default());
+        }
+        self.req_extras[i] = e;
     }
 
     /// Reads the workload ahead and gives the drive its cache hints whatever the drive's size
@@ -646,15 +692,20 @@ impl FrontEnd {
     #[inline(never)]
     fn record_extras(&mut self, id: u32, now: SimTime, lat: SimTime, bd: &Breakdown) {
         let r = &self.reqs[id as usize];
-        let (write, arrival, index, write_index) = (r.write, r.arrival, r.index, r.write_index);
+        let (write, arrival, index) = (r.write, r.arrival, r.index);
+        let ReqExtras {
+            write_index,
+            offset,
+            bytes,
+        } = self.req_extras[id as usize];
         if let Some(sink) = self.request_sink.as_mut() {
             sink.record(&RequestRecord {
                 index,
                 arrival,
                 completion: now,
                 op: if write { Op::Write } else { Op::Read },
-                offset: r.offset,
-                bytes: r.bytes,
+                offset,
+                bytes,
                 breakdown: *bd,
             });
         }
@@ -663,11 +714,19 @@ impl FrontEnd {
         }
         if let Some(s) = self.stats.by_time.as_mut() {
             s.add(arrival, lat);
-            s.add_bytes(now, write, r.bytes);
+            s.add_bytes(now, write, bytes);
         }
         if let Some(s) = self.stats.by_request.as_mut() {
             s.add(index, lat);
-            s.add_bytes(index, write, r.bytes);
+            s.add_bytes(index, write, bytes);
+        }
+    }
+
+    /// Request id `id` is free for a new request.
+    #[inline(always)]
+    fn free_id(&mut self, id: u32) {
+        if let Some(top) = self.free_top.replace(id) {
+            self.free_reqs.push(top);
         }
     }
 
@@ -676,9 +735,14 @@ impl FrontEnd {
     fn page_done(&mut self, io: &mut Io, id: u32, d: usize, mut bd: Breakdown) {
         let r = &mut self.reqs[id as usize];
         r.pending -= 1;
-        let slot = id as usize * self.drives + d;
-        self.pending[slot] -= 1;
-        let piece_done = self.pending[slot] == 0;
+        let piece_done = if self.direct {
+            // The request is its one piece.
+            r.pending == 0
+        } else {
+            let slot = id as usize * self.drives + d;
+            self.pending[slot] -= 1;
+            self.pending[slot] == 0
+        };
         if piece_done {
             if self.drives > 1 {
                 // The piece's parts: its last page's, plus the request's wait for a device-queue
@@ -705,7 +769,7 @@ impl FrontEnd {
         if self.extras {
             self.record_extras(id, io.now, lat, &bd);
         }
-        self.free_reqs.push(id);
+        self.free_id(id);
         self.in_device -= 1;
         self.outstanding -= 1;
         if let Some(next) = self.waiting.pop_front() {
@@ -736,7 +800,14 @@ impl FrontEnd {
             // The device queue emptied: the write buffer is flushed.
             self.flush_buffer(io);
         }
-        if piece_done && io.drives[d].is_idle() {
+        // On the direct path the drive's pieces are the requests in the device queue.
+        let idle = if self.direct {
+            self.in_device == 0
+        } else {
+            io.drives[d].is_idle()
+        };
+        debug_assert_eq!(idle, io.drives[d].is_idle());
+        if piece_done && idle {
             // The drive has no host work left: its free dies may start idle-time work.
             io.drives[d].kick_all(io.events, io.now);
         }

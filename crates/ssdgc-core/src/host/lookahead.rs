@@ -77,6 +77,24 @@ impl Ahead {
         self.depth > 0
     }
 
+    /// Holds `depth` records ahead from now on (at most [`READ_AHEAD`]), keeping those held.
+    pub(crate) fn deepen(&mut self, depth: usize) {
+        assert!(depth <= READ_AHEAD, "read-ahead window");
+        self.depth = self.depth.max(depth);
+    }
+
+    /// The oldest held record when the window holds more than its depth, so that no top-up is
+    /// due: what [`Ahead::next`] and [`Ahead::next_filled`] would return, without asking the
+    /// source (`None`: ask them).
+    #[inline(always)]
+    pub(crate) fn pop_held(&mut self) -> Option<IoRecord> {
+        if self.len > self.depth {
+            self.pop()
+        } else {
+            None
+        }
+    }
+
     /// True when the window holds no more than its depth and the source has more to give.
     #[inline(always)]
     fn short(&self) -> bool {
@@ -119,7 +137,8 @@ impl Ahead {
 
     /// [`Ahead::next`] for a source that cannot fail and fills a slice at once (a generator,
     /// [`ssdgc_workload::synthetic::Synthetic::fill`]): when the window runs short, the buffer
-    /// behind the held records is filled in one call.
+    /// behind the held records is filled in one call. (With a depth of 0 too: the generator is
+    /// then read in batches, not ahead.)
     pub(crate) fn next_filled(
         &mut self,
         fill: impl FnOnce(&mut [IoRecord]) -> usize,
@@ -253,6 +272,46 @@ mod tests {
             assert_eq!(*p, seen.get(i + READ_AHEAD).copied(), "after record {i}");
         }
         assert_eq!(seen.len(), 100);
+    }
+
+    /// A generator read through its workload, in batches and (from some record on) ahead: the
+    /// generator's records in order, then the end; the records peeked are the later ones.
+    #[test]
+    fn a_workload_gives_its_generators_records_in_batches() {
+        use crate::host::Workload;
+        use ssdgc_workload::synthetic::Synthetic;
+
+        let logical = 1u64 << 30;
+        for spec in [
+            "count=100,read=0.3,size=4KiB",
+            "count=100,read=0.5,size=exp:16KiB,interarrival=exp:1ms,seq=0.3",
+            "count=3",
+        ] {
+            let seed = rand_core::RngCore::next_u64(&mut crate::rng::rng_for(9, 3));
+            let want: Vec<IoRecord> =
+                Synthetic::new(&spec.parse().unwrap(), logical, seed).collect();
+            for ahead_from in [None, Some(0), Some(1), Some(17), Some(95)] {
+                let mut w = Workload::synthetic(spec, logical, 9).unwrap();
+                let mut got = Vec::new();
+                for i in 0..want.len() + 3 {
+                    if ahead_from == Some(i) {
+                        w.read_ahead(READ_AHEAD);
+                    }
+                    if ahead_from.is_some_and(|a| i > a) {
+                        for k in 0..READ_AHEAD {
+                            if let Some(r) = w.peek(k) {
+                                assert_eq!(Some(r), want.get(i + k), "{spec}: peek {k} at {i}");
+                            }
+                        }
+                    }
+                    if let Some(r) = w.next_record() {
+                        got.push(r.unwrap());
+                    }
+                }
+                assert_eq!(got, want, "{spec}, ahead from {ahead_from:?}");
+                assert_eq!(w.stats().records, want.len() as u64);
+            }
+        }
     }
 
     /// A run's report is the same with the workload read ahead and without (closed and open

@@ -226,8 +226,8 @@ impl Workload {
     /// [`Workload::peek`] can show them ([`lookahead`]); what [`Workload::next_record`] returns is
     /// unchanged. Not for per-disk traces, whose records carry their disk: they are not read ahead.
     pub(crate) fn read_ahead(&mut self, depth: usize) {
-        if !self.has_disks() && !self.ahead.on() {
-            self.ahead = lookahead::Ahead::new(depth);
+        if !self.has_disks() {
+            self.ahead.deepen(depth);
         }
     }
 
@@ -238,16 +238,27 @@ impl Workload {
         self.ahead.peek(k)
     }
 
-    /// The next request.
-    #[inline]
+    /// The next request. A generator is read in batches into the window of
+    /// [`lookahead::Ahead`] (whatever its depth), so that most calls take a record held there
+    /// (inlined into the caller, the record in registers).
+    #[inline(always)]
     pub fn next_record(&mut self) -> Option<Result<IoRecord, WorkloadError>> {
-        let r = if self.ahead.on() {
-            self.next_ahead()
-        } else {
-            match &mut self.source {
-                Source::Synthetic(s, _) => s.next().map(Ok),
-                source => Self::pull(source),
-            }
+        if let Some(r) = self.ahead.pop_held() {
+            self.produced += 1;
+            return Some(Ok(r));
+        }
+        self.next_from_source()
+    }
+
+    /// [`Workload::next_record`] when the window holds no record beyond its depth: a generator
+    /// fills the window in a batch; other sources are read one record at a time, through the
+    /// window when it is on.
+    #[inline(never)]
+    fn next_from_source(&mut self) -> Option<Result<IoRecord, WorkloadError>> {
+        let r = match &mut self.source {
+            Source::Synthetic(s, _) => self.ahead.next_filled(|out| s.fill(out)),
+            source if self.ahead.on() => self.ahead.next(|| Self::pull(source)),
+            source => Self::pull(source),
         };
         if let Some(Ok(_)) = r {
             self.produced += 1;
@@ -255,24 +266,13 @@ impl Workload {
         r
     }
 
-    /// [`Workload::next_record`] read ahead: a generator fills the window in batches, other
-    /// sources one record at a time. (Kept apart, so that the generator's `next` has one caller
-    /// in the common path and stays inlined there.)
-    #[inline(never)]
-    fn next_ahead(&mut self) -> Option<Result<IoRecord, WorkloadError>> {
-        match &mut self.source {
-            Source::Synthetic(s, _) => self.ahead.next_filled(|out| s.fill(out)),
-            source => self.ahead.next(|| Self::pull(source)),
-        }
-    }
-
-    /// The next request of a source other than a generator (which [`Workload::next_record`]
-    /// asks itself).
+    /// The next request of a source other than a generator (which
+    /// [`Workload::next_from_source`] asks itself).
     #[inline(always)]
     fn pull(source: &mut Source) -> Option<Result<IoRecord, WorkloadError>> {
         match source {
             Source::Trace(t, ..) => t.next(),
-            // Asked by `next_record` and `next_ahead` themselves.
+            // Asked by `next_from_source` itself.
             Source::Synthetic(..) => None,
             Source::Records(r, next) => {
                 let rec = r.get(*next).copied();

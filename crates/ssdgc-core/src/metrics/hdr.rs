@@ -69,11 +69,12 @@ impl Default for HdrCounts {
 }
 
 impl HdrCounts {
-    /// Counts `v` (as `Histogram::saturating_record`).
+    /// Counts `v` (as `Histogram::saturating_record`: a count of 2^64 records is out of reach,
+    /// so an increment is its saturating one).
     #[inline(always)]
     pub fn record(&mut self, v: u64) {
         match self.counts.get_mut(index(v)) {
-            Some(c) => *c = c.saturating_add(1),
+            Some(c) => *c += 1,
             None => self.record_clamped(),
         }
     }

@@ -524,57 +524,80 @@ impl Synthetic {
         }
     }
 
-    /// [`Iterator::next`] when the generator is `plain`: the same draws in the same order (the
-    /// direction, from the second request whether it is sequential, then the slot unless it is),
-    /// with no time, a fixed size and uniform slots.
+    /// [`Iterator::next`] when the generator is `plain` ([`Synthetic::fill_plain`] of one).
     #[inline(always)]
     fn next_plain(&mut self) -> Option<IoRecord> {
-        if self.remaining == 0 {
-            return None;
-        }
-        self.remaining -= 1;
-        self.started = true;
-        // The generator's state in registers for the request's draws, stored back once.
-        let mut rng = self.rng.clone();
-        let op = if self.read.draw(&mut rng) {
-            Op::Read
-        } else {
-            Op::Write
-        };
-        let len = self.fixed_len;
-        let offset = match self.prev_end {
-            Some(start) if self.seq.draw(&mut rng) => {
-                if start.saturating_add(len) > self.span_bytes {
-                    0
-                } else {
-                    start
-                }
-            }
-            _ => {
-                let off = uniform_below(&mut rng, self.slots, self.slots_zone) * self.align;
-                if off + len > self.span_bytes {
-                    (self.span_bytes - len) / self.align * self.align
-                } else {
-                    off
-                }
-            }
-        };
-        self.rng = rng;
-        self.prev_end = Some(offset + len);
-        Some(IoRecord {
+        let mut r = [IoRecord {
             time_ns: 0,
-            op,
-            offset,
-            len,
-        })
+            op: Op::Write,
+            offset: 0,
+            len: 0,
+        }];
+        (self.fill_plain(&mut r) == 1).then_some(r[0])
+    }
+
+    /// [`Synthetic::fill`] when the generator is `plain`: the same draws in the same order (the
+    /// direction, from the second request whether it is sequential, then the slot unless it is),
+    /// with no time, a fixed size and uniform slots. (The generator's state in registers across
+    /// the batch, stored back once.)
+    #[inline(always)]
+    fn fill_plain(&mut self, out: &mut [IoRecord]) -> usize {
+        let n = usize::try_from(self.remaining).map_or(out.len(), |r| r.min(out.len()));
+        if n == 0 {
+            return 0;
+        }
+        self.remaining -= n as u64;
+        self.started = true;
+        let mut rng = self.rng.clone();
+        let mut prev_end = self.prev_end;
+        let (read, seq, len) = (self.read, self.seq, self.fixed_len);
+        let (span, align, slots, zone) = (self.span_bytes, self.align, self.slots, self.slots_zone);
+        for slot in &mut out[..n] {
+            let op = if read.draw(&mut rng) {
+                Op::Read
+            } else {
+                Op::Write
+            };
+            let offset = match prev_end {
+                Some(start) if seq.draw(&mut rng) => {
+                    if start.saturating_add(len) > span {
+                        0
+                    } else {
+                        start
+                    }
+                }
+                _ => {
+                    let off = uniform_below(&mut rng, slots, zone) * align;
+                    if off + len > span {
+                        (span - len) / align * align
+                    } else {
+                        off
+                    }
+                }
+            };
+            prev_end = Some(offset + len);
+            *slot = IoRecord {
+                time_ns: 0,
+                op,
+                offset,
+                len,
+            };
+        }
+        self.rng = rng;
+        self.prev_end = prev_end;
+        n
     }
 
     /// The next records into `out`, as many as it holds and the generator has left; returns how
     /// many. The same records, in the same order, as that many calls of `next` (for a consumer
     /// that reads ahead in batches).
+    /// (The common spec's loop apart, its state in registers across the batch.)
     pub fn fill(&mut self, out: &mut [IoRecord]) -> usize {
+        if self.plain {
+            return self.fill_plain(out);
+        }
         for (i, slot) in out.iter_mut().enumerate() {
-            match self.next() {
+            match self.next_general() {
                 Some(r) => *slot = r,
                 None => return i,
             }
@@ -586,12 +609,25 @@ impl Synthetic {
 impl Iterator for Synthetic {
     type Item = IoRecord;
 
-    /// (Inlined into the simulator's front end: it takes one request at a time.)
     #[inline]
     fn next(&mut self) -> Option<IoRecord> {
         if self.plain {
-            return self.next_plain();
+            self.next_plain()
+        } else {
+            self.next_general()
         }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = usize::try_from(self.remaining).unwrap_or(usize::MAX);
+        (n, usize::try_from(self.remaining).ok())
+    }
+}
+
+impl Synthetic {
+    /// [`Iterator::next`] for any spec.
+    #[inline(always)]
+    fn next_general(&mut self) -> Option<IoRecord> {
         if self.remaining == 0 {
             return None;
         }
@@ -675,11 +711,6 @@ impl Iterator for Synthetic {
             offset,
             len,
         })
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = usize::try_from(self.remaining).unwrap_or(usize::MAX);
-        (n, usize::try_from(self.remaining).ok())
     }
 }
 

@@ -151,7 +151,6 @@ impl FrontEnd {
         let (first, pending, write) = (r.first, r.pending, r.write);
         let r = *r;
         let (head, tail) = (r.head_partial, r.tail_partial);
-        self.pending[id as usize] = pending;
         let logical = self.stripe.logical_pages();
         // (Folded only when beyond the space: no division for most requests.)
         let mut a = if first < logical {
