@@ -182,15 +182,9 @@ fn sift_down(v: &mut [Pending], e: Pending) {
         if l >= n {
             break;
         }
-        let mut c = l;
-        let mut child = v[l];
-        if l + 1 < n {
-            let r = v[l + 1];
-            if r.key() < child.key() {
-                c = l + 1;
-                child = r;
-            }
-        }
+        // The earlier child, chosen by its key alone: only it is read whole.
+        let c = l + usize::from(l + 1 < n && v[l + 1].key() < v[l].key());
+        let child = v[c];
         if key <= child.key() {
             break;
         }
