@@ -57,7 +57,7 @@ impl Pending {
 /// correct heap pops the same sequence.
 ///
 /// Most events schedule exactly one successor, so [`MinHeap::take_top`] leaves the entry it
-/// returns in place as a *hole* at the root: the next [`MinHeap::push`] overwrites the hole and
+/// returns in place as a *hole* at the root: the next push ([`MinHeap::fill_hole`]) overwrites it and
 /// moves down from the root once (one sift instead of a pop's sift down and a push's sift up),
 /// and only when another entry is needed first ([`MinHeap::settle`]) is the hole removed as a
 /// pop would. The hole is never counted ([`MinHeap::len`]).
@@ -94,14 +94,28 @@ impl MinHeap {
         self.v.first()
     }
 
-    #[inline]
+    /// Adds `e`: into the hole when there is one, else at the end.
+    #[cfg(test)]
     fn push(&mut self, e: Pending) {
         if self.hole {
-            // The taken root's place: `e` moves down from there.
-            self.hole = false;
-            sift_down(&mut self.v[..], e);
-            return;
+            self.fill_hole(e);
+        } else {
+            self.push_new(e);
         }
+    }
+
+    /// Puts `e` in the taken root's place, from where it moves down. The heap must have a hole.
+    #[inline]
+    fn fill_hole(&mut self, e: Pending) {
+        debug_assert!(self.hole, "no hole to fill");
+        self.hole = false;
+        sift_down(&mut self.v[..], e);
+    }
+
+    /// Adds `e` at the end, from where it moves up. The heap must have no hole.
+    #[inline]
+    fn push_new(&mut self, e: Pending) {
+        debug_assert!(!self.hole, "a hole left behind");
         let key = e.key();
         self.v.push(e);
         // On a slice: its length and address stay in registers through the loop (the vector's
@@ -168,15 +182,9 @@ fn sift_down(v: &mut [Pending], e: Pending) {
         if l >= n {
             break;
         }
-        let mut c = l;
-        let mut child = v[l];
-        if l + 1 < n {
-            let r = v[l + 1];
-            if r.key() < child.key() {
-                c = l + 1;
-                child = r;
-            }
-        }
+        // The earlier child, chosen by its key alone: only it is read whole.
+        let c = l + usize::from(l + 1 < n && v[l + 1].key() < v[l].key());
+        let child = v[c];
         if key <= child.key() {
             break;
         }
@@ -215,16 +223,23 @@ impl EventQueue {
     /// Schedules `ev` at `time`.
     #[inline]
     pub fn schedule(&mut self, time: SimTime, ev: Event) {
-        assert!(
-            self.heap.len() < self.limit,
-            "event queue over its bound of {}",
-            self.limit
-        );
-        self.heap.push(Pending {
+        let e = Pending {
             time,
             seq: self.seq,
             ev,
-        });
+        };
+        if self.heap.hole {
+            // Into the place of the entry taken last: the count stays what it was when that entry
+            // was scheduled, within the bound.
+            self.heap.fill_hole(e);
+        } else {
+            assert!(
+                self.heap.len() < self.limit,
+                "event queue over its bound of {}",
+                self.limit
+            );
+            self.heap.push_new(e);
+        }
         self.seq += 1;
     }
 
