@@ -109,8 +109,41 @@ impl Greedy {
         if b == 0 {
             return;
         }
-        self.unlink(block);
-        self.push(block, b as usize - 1);
+        self.move_down(block);
+    }
+
+    /// Candidate `block` leaves its bucket for the head of the one below: [`Greedy::unlink`]
+    /// then [`Greedy::push`], with the block's node read and written once.
+    #[inline(always)]
+    fn move_down(&mut self, block: u32) {
+        let i = block as usize;
+        let Node {
+            prev: p,
+            next: n,
+            bucket,
+        } = self.nodes[i];
+        if p != NIL {
+            self.nodes[p as usize].next = n;
+        } else {
+            self.head[bucket as usize] = n;
+        }
+        if n != NIL {
+            self.nodes[n as usize].prev = p;
+        }
+        let b = bucket as usize - 1;
+        let h = self.head[b];
+        self.nodes[i] = Node {
+            prev: NIL,
+            next: h,
+            bucket: b as u32,
+        };
+        if h != NIL {
+            self.nodes[h as usize].prev = block;
+        }
+        self.head[b] = block;
+        if b < self.min_bucket {
+            self.min_bucket = b;
+        }
     }
 
     #[inline(always)]
