@@ -263,7 +263,19 @@ fn supervise<T: Send + 'static>(
             let mut last = Instant::now();
             loop {
                 let (batch, timed_out) = match rx.recv_timeout(Duration::from_millis(100)) {
-                    Ok(Event::Done(r)) => return (Some(r), failed),
+                    Ok(Event::Done(r)) => {
+                        // The run's last progress reaches the callback even when the run took
+                        // less than one tick.
+                        if failed.is_none() && callback.is_some() && r.is_ok() {
+                            let taken = take_latest(&shared.latest, n);
+                            if let Err(e) =
+                                Python::attach(|py| report_progress(py, &callback, &taken))
+                            {
+                                failed = Some(e);
+                            }
+                        }
+                        return (Some(r), failed);
+                    }
                     Ok(Event::Batch(b)) => (Some(b), false),
                     Err(mpsc::RecvTimeoutError::Disconnected) => return (None, failed),
                     Err(mpsc::RecvTimeoutError::Timeout) => (None, true),
@@ -277,10 +289,7 @@ fn supervise<T: Send + 'static>(
                 }
                 let taken: Vec<Option<Progress>> = if tick {
                     last = Instant::now();
-                    match shared.latest.lock() {
-                        Ok(mut l) => l.iter_mut().map(Option::take).collect(),
-                        Err(_) => vec![None; n],
-                    }
+                    take_latest(&shared.latest, n)
                 } else {
                     vec![None; n]
                 };
@@ -292,23 +301,7 @@ fn supervise<T: Send + 'static>(
                         return Ok(());
                     }
                     py.check_signals()?;
-                    if let Some(cb) = &callback {
-                        for (i, p) in taken.iter().enumerate() {
-                            if let Some(p) = p {
-                                cb.call1(
-                                    py,
-                                    (
-                                        i,
-                                        p.preconditioning,
-                                        p.completed,
-                                        p.expected,
-                                        p.now as f64 / 1e9,
-                                    ),
-                                )?;
-                            }
-                        }
-                    }
-                    Ok(())
+                    report_progress(py, &callback, &taken)
                 });
                 if let Err(e) = r {
                     shared.abandon.store(true, Ordering::Relaxed);
@@ -325,6 +318,40 @@ fn supervise<T: Send + 'static>(
         Some(Err(payload)) => resume_unwind(payload),
         None => Err(error("a run failed unexpectedly")),
     }
+}
+
+/// The progress each simulation reported since it was last taken.
+fn take_latest(latest: &Mutex<Vec<Option<Progress>>>, n: usize) -> Vec<Option<Progress>> {
+    match latest.lock() {
+        Ok(mut l) => l.iter_mut().map(Option::take).collect(),
+        Err(_) => vec![None; n],
+    }
+}
+
+/// Hands `taken` to the progress callback:
+/// `callback(i, preconditioning, completed, expected, simulated_s)` per simulation that reported.
+fn report_progress(
+    py: Python<'_>,
+    callback: &Option<Py<PyAny>>,
+    taken: &[Option<Progress>],
+) -> PyResult<()> {
+    if let Some(cb) = callback {
+        for (i, p) in taken.iter().enumerate() {
+            if let Some(p) = p {
+                cb.call1(
+                    py,
+                    (
+                        i,
+                        p.preconditioning,
+                        p.completed,
+                        p.expected,
+                        p.now as f64 / 1e9,
+                    ),
+                )?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The effective configuration of a run as TOML: `config` with the key options applied (what
