@@ -112,48 +112,31 @@ impl Greedy {
         self.move_down(block);
     }
 
-    /// Candidate `block` leaves its bucket for the head of the one below: [`Greedy::unlink`]
-    /// then [`Greedy::push`], with the block's node read and written once.
+    /// Candidate `block` leaves its bucket for the head of the one below, its node read once
+    /// and written once (by [`Greedy::push`]).
     #[inline(always)]
     fn move_down(&mut self, block: u32) {
-        let i = block as usize;
-        let Node {
-            prev: p,
-            next: n,
-            bucket,
-        } = self.nodes[i];
-        if p != NIL {
-            self.nodes[p as usize].next = n;
-        } else {
-            self.head[bucket as usize] = n;
-        }
-        if n != NIL {
-            self.nodes[n as usize].prev = p;
-        }
-        let b = bucket as usize - 1;
-        let h = self.head[b];
-        self.nodes[i] = Node {
-            prev: NIL,
-            next: h,
-            bucket: b as u32,
-        };
-        if h != NIL {
-            self.nodes[h as usize].prev = block;
-        }
-        self.head[b] = block;
-        if b < self.min_bucket {
-            self.min_bucket = b;
-        }
+        let node = self.nodes[block as usize];
+        self.detach(node);
+        self.push(block, node.bucket as usize - 1);
     }
 
+    /// Takes `block` out of its bucket; its node is left unlinked.
     #[inline(always)]
     fn unlink(&mut self, block: u32) {
         let i = block as usize;
+        self.detach(self.nodes[i]);
+        self.nodes[i] = UNLINKED;
+    }
+
+    /// Links `node`'s neighbours (or its bucket's head) past it; the node itself is not written.
+    #[inline(always)]
+    fn detach(&mut self, node: Node) {
         let Node {
             prev: p,
             next: n,
             bucket,
-        } = self.nodes[i];
+        } = node;
         if p != NIL {
             self.nodes[p as usize].next = n;
         } else {
@@ -162,7 +145,6 @@ impl Greedy {
         if n != NIL {
             self.nodes[n as usize].prev = p;
         }
-        self.nodes[i] = UNLINKED;
     }
 }
 
