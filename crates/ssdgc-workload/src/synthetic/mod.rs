@@ -166,13 +166,18 @@ fn fraction(key: &str, v: &str) -> Result<f64, String> {
     }
 }
 
-/// `4KiB`, `1.5MiB`, `512`, `512B`.
-fn bytes(key: &str, v: &str) -> Result<u64, String> {
-    let v = v.trim();
+/// `v` split where its number (digits and a decimal point) ends: `("2.5", "us")`.
+fn number_and_unit(v: &str) -> (&str, &str) {
     let split = v
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))
         .unwrap_or(v.len());
-    let (num, unit) = v.split_at(split);
+    v.split_at(split)
+}
+
+/// `4KiB`, `1.5MiB`, `512`, `512B`.
+fn bytes(key: &str, v: &str) -> Result<u64, String> {
+    let v = v.trim();
+    let (num, unit) = number_and_unit(v);
     let mult: u64 = match unit.to_ascii_lowercase().as_str() {
         "" | "b" => 1,
         "k" | "kib" => 1 << 10,
@@ -192,10 +197,7 @@ fn bytes(key: &str, v: &str) -> Result<u64, String> {
 /// `3ms`, `2.5us`, `0`. `Ok(None)` for zero.
 fn duration(key: &str, v: &str) -> Result<u64, String> {
     let v = v.trim();
-    let split = v
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(v.len());
-    let (num, unit) = v.split_at(split);
+    let (num, unit) = number_and_unit(v);
     let unit_ns: u64 = match unit {
         "ns" => 1,
         "us" => 1_000,
