@@ -118,6 +118,8 @@ pub(crate) struct FrontEnd {
     stripe: Stripe,
     /// log2 of the page size when it is a power of two (a shift then divides by it).
     page_shift: Option<u32>,
+    /// `page_shift`'s value (0 when the page size is not a power of two).
+    shift: u32,
     drives: usize,
     /// One drive, no write buffer, no per-disk traces: requests are admitted by
     /// [`FrontEnd::admit_direct`].
@@ -170,6 +172,11 @@ pub(crate) struct FrontEnd {
     /// A completed request goes to the per-request log or a series (decided when the run starts,
     /// [`FrontEnd::start`]; otherwise its latency record is all).
     extras: bool,
+    /// The plain run (decided when it starts, [`FrontEnd::start`]): closed loop without bursts,
+    /// admitted by [`FrontEnd::admit_direct`], no per-request log or series, a page size that is a
+    /// power of two. Its completions take [`FrontEnd::page_done`] with `PLAIN`, where these are
+    /// known when compiled rather than tested per request.
+    plain: bool,
 }
 
 impl FrontEnd {
@@ -220,6 +227,9 @@ impl FrontEnd {
             page_shift: Some(stripe.page_size())
                 .filter(|ps| ps.is_power_of_two())
                 .map(u64::trailing_zeros),
+            shift: Some(stripe.page_size())
+                .filter(|ps| ps.is_power_of_two())
+                .map_or(0, u64::trailing_zeros),
             drives,
             direct,
             reqs: Vec::new(),
@@ -264,6 +274,7 @@ impl FrontEnd {
             piece_first: vec![0; drives],
             request_sink: None,
             extras: false,
+            plain: false,
             stripe,
         }
     }
@@ -299,11 +310,16 @@ impl FrontEnd {
             || s.by_time.is_some()
             || s.by_request.is_some();
         self.look_ahead = io.drives.iter().any(Drive::looks_ahead);
+        self.plain = self.direct
+            && !self.extras
+            && self.burst.is_none()
+            && matches!(self.workload.mode, ReplayMode::ClosedLoop(_))
+            && self.page_shift.is_some();
         match self.workload.mode {
             ReplayMode::OpenLoop => self.schedule_next_arrival(io),
             ReplayMode::ClosedLoop(qd) => {
                 for _ in 0..qd {
-                    if !self.issue_closed_loop(io)? {
+                    if !self.issue_closed_loop::<false>(io)? {
                         break;
                     }
                 }
@@ -364,7 +380,7 @@ impl FrontEnd {
             } else {
                 (rel as f64 * self.time_scale).round() as SimTime
             };
-            let disk = self.last_disk();
+            let disk = self.last_disk::<false>();
             self.next_arrival = Some((rec, disk));
             let at = t.max(io.now);
             io.events.schedule(at, Event::Arrival);
@@ -381,7 +397,7 @@ impl FrontEnd {
     /// [`MAX_PREVIEW_PAGES`] of the request — arriving at `at`.
     #[inline(never)]
     fn announce(&mut self, io: &mut Io, rec: &IoRecord, disk: Option<u64>, at: SimTime) {
-        let Ok((first, n, base, span)) = self.pages_of(rec, disk) else {
+        let Ok((first, n, base, span)) = self.pages_of::<false>(rec, disk) else {
             return;
         };
         let mut cmds: Vec<Option<Command>> = vec![None; self.drives];
@@ -425,23 +441,24 @@ impl FrontEnd {
         }
         if let ReplayMode::ClosedLoop(qd) = self.workload.mode {
             self.in_burst = 1;
-            self.submit(io, rec, disk)?;
+            self.submit::<false>(io, rec, disk)?;
             for _ in 1..qd {
-                if !self.issue_closed_loop(io)? {
+                if !self.issue_closed_loop::<false>(io)? {
                     break;
                 }
             }
             return Ok(());
         }
-        self.submit(io, rec, disk)?;
+        self.submit::<false>(io, rec, disk)?;
         self.schedule_next_arrival(io)
     }
 
     /// Issues the next closed-loop request, unless the workload is done or (in bursts) the current
-    /// burst has issued all its requests. False when nothing was issued.
+    /// burst has issued all its requests. False when nothing was issued. (`PLAIN`: in the plain
+    /// run, [`FrontEnd::plain`].)
     #[inline(always)]
-    fn issue_closed_loop(&mut self, io: &mut Io) -> Result<bool, SimError> {
-        if let Some((n, _)) = self.burst {
+    fn issue_closed_loop<const PLAIN: bool>(&mut self, io: &mut Io) -> Result<bool, SimError> {
+        if let Some((n, _)) = self.burst.filter(|_| !PLAIN) {
             if self.in_burst == n {
                 return Ok(false);
             }
@@ -449,8 +466,8 @@ impl FrontEnd {
         match self.next_record()? {
             Some(rec) => {
                 self.in_burst += 1;
-                let disk = self.last_disk();
-                self.submit(io, rec, disk)?;
+                let disk = self.last_disk::<PLAIN>();
+                self.submit::<PLAIN>(io, rec, disk)?;
                 self.prefetch_ahead(io);
                 Ok(true)
             }
@@ -461,8 +478,8 @@ impl FrontEnd {
     /// The disk of the record taken last, with per-disk traces (the only ones whose records'
     /// disks are read: without, the source is not asked).
     #[inline(always)]
-    fn last_disk(&self) -> Option<u64> {
-        if self.disks.is_some() {
+    fn last_disk<const PLAIN: bool>(&self) -> Option<u64> {
+        if !PLAIN && self.disks.is_some() {
             self.workload.last_disk()
         } else {
             None
@@ -474,7 +491,7 @@ impl FrontEnd {
     #[cold]
     fn end_burst(&mut self, io: &mut Io, idle: SimTime) -> Result<(), SimError> {
         if let Some(rec) = self.next_record()? {
-            self.next_arrival = Some((rec, self.last_disk()));
+            self.next_arrival = Some((rec, self.last_disk::<false>()));
             io.events.schedule(io.now + idle, Event::Arrival);
         }
         Ok(())
@@ -484,16 +501,16 @@ impl FrontEnd {
     /// folding), its page count, and the region it folds into (first array page, pages) — the
     /// array's logical space, or the disk's region; beyond it, folded or rejected as configured.
     #[inline(always)]
-    fn pages_of(
+    fn pages_of<const PLAIN: bool>(
         &self,
         rec: &IoRecord,
         disk: Option<u64>,
     ) -> Result<(u64, u64, u64, u64), SimError> {
-        let first = self.page_of(rec.offset);
-        let last = self.page_of(rec.offset + rec.len.max(1) - 1);
+        let first = self.page_of::<PLAIN>(rec.offset);
+        let last = self.page_of::<PLAIN>(rec.offset + rec.len.max(1) - 1);
         let (base, span) = match &self.disks {
-            None => (0, self.stripe.logical_pages()),
-            Some(m) => self.region(m, disk)?,
+            Some(m) if !PLAIN => self.region(m, disk)?,
+            _ => (0, self.stripe.logical_pages()),
         };
         if last >= span && self.fold_reject {
             return Err(self.beyond(rec.offset, rec.len, disk, span));
@@ -547,8 +564,13 @@ impl FrontEnd {
     /// A request arrives at the front end: admitted to the device queue, or waiting for a slot.
     /// (Inlined into its callers: the record and the result are not moved through memory.)
     #[inline(always)]
-    fn submit(&mut self, io: &mut Io, rec: IoRecord, disk: Option<u64>) -> Result<(), SimError> {
-        let (first, npages, base, span) = self.pages_of(&rec, disk)?;
+    fn submit<const PLAIN: bool>(
+        &mut self,
+        io: &mut Io,
+        rec: IoRecord,
+        disk: Option<u64>,
+    ) -> Result<(), SimError> {
+        let (first, npages, base, span) = self.pages_of::<PLAIN>(&rec, disk)?;
         let write = rec.op == Op::Write;
         let (head_partial, tail_partial) = if write && self.rmw {
             let ps = self.stripe.page_size();
@@ -587,7 +609,7 @@ impl FrontEnd {
                 self.reqs.len() as u32 - 1
             }
         };
-        if self.extras {
+        if !PLAIN && self.extras {
             self.keep_extras(
                 id,
                 ReqExtras {
@@ -599,7 +621,7 @@ impl FrontEnd {
         }
         self.outstanding += 1;
         if self.in_device < self.queue_depth && self.waiting.is_empty() {
-            self.admit(io, id);
+            self.admit::<PLAIN>(io, id);
         } else {
             self.stats.queued_on_host += 1;
             self.waiting.push_back(id);
@@ -639,7 +661,7 @@ impl FrontEnd {
         }
         let logical = self.stripe.logical_pages();
         let lpn = |r: &IoRecord| {
-            let p = self.page_of(r.offset);
+            let p = self.page_of::<false>(r.offset);
             (if p < logical { p } else { p % logical }) as Lpn
         };
         let drive = &io.drives[0];
@@ -655,7 +677,10 @@ impl FrontEnd {
 
     /// The page holding byte `offset`.
     #[inline(always)]
-    fn page_of(&self, offset: u64) -> u64 {
+    fn page_of<const PLAIN: bool>(&self, offset: u64) -> u64 {
+        if PLAIN {
+            return offset >> self.shift;
+        }
         match self.page_shift {
             Some(s) => offset >> s,
             None => offset / self.stripe.page_size(),
@@ -668,8 +693,10 @@ impl FrontEnd {
     pub(crate) fn page_finished(&mut self, io: &mut Io, d: usize, p: PageDone) {
         if p.tag == FLUSH {
             self.flush_done(io, d, p.lpn);
+        } else if self.plain {
+            self.page_done::<true>(io, p.tag, d, p.bd);
         } else {
-            self.page_done(io, p.tag, d, p.bd);
+            self.page_done::<false>(io, p.tag, d, p.bd);
         }
     }
 
@@ -731,11 +758,12 @@ impl FrontEnd {
     }
 
     /// One page of request `id` on drive `d` is done, its time spent as `bd`; completes the piece
-    /// and the request when it was their last.
-    fn page_done(&mut self, io: &mut Io, id: u32, d: usize, mut bd: Breakdown) {
+    /// and the request when it was their last. (`PLAIN`: in the plain run, [`FrontEnd::plain`].)
+    fn page_done<const PLAIN: bool>(&mut self, io: &mut Io, id: u32, d: usize, mut bd: Breakdown) {
+        let direct = PLAIN || self.direct;
         let r = &mut self.reqs[id as usize];
         r.pending -= 1;
-        let piece_done = if self.direct {
+        let piece_done = if direct {
             // The request is its one piece.
             r.pending == 0
         } else {
@@ -744,7 +772,7 @@ impl FrontEnd {
             self.pending[slot] == 0
         };
         if piece_done {
-            if self.drives > 1 {
+            if !direct && self.drives > 1 {
                 // The piece's parts: its last page's, plus the request's wait for a device-queue
                 // slot.
                 let mut pb = bd;
@@ -766,20 +794,20 @@ impl FrontEnd {
         bd.cngc += r.admitted - r.arrival;
         let write = r.write;
         self.stats.requests.record(lat, write, &bd);
-        if self.extras {
+        if !PLAIN && self.extras {
             self.record_extras(id, io.now, lat, &bd);
         }
         self.free_id(id);
         self.in_device -= 1;
         self.outstanding -= 1;
         if let Some(next) = self.waiting.pop_front() {
-            self.admit(io, next);
+            self.admit::<PLAIN>(io, next);
         }
-        if let ReplayMode::ClosedLoop(_) = self.workload.mode {
-            match self.issue_closed_loop(io) {
+        if PLAIN || matches!(self.workload.mode, ReplayMode::ClosedLoop(_)) {
+            match self.issue_closed_loop::<PLAIN>(io) {
                 Ok(true) => {}
                 Ok(false) => {
-                    if let Some((n, idle)) = self.burst {
+                    if let Some((n, idle)) = self.burst.filter(|_| !PLAIN) {
                         // (Once: a completion answered at once may have ended the burst already.)
                         if self.in_burst == n
                             && self.outstanding == 0
@@ -801,7 +829,7 @@ impl FrontEnd {
             self.flush_buffer(io);
         }
         // On the direct path the drive's pieces are the requests in the device queue.
-        let idle = if self.direct {
+        let idle = if direct {
             self.in_device == 0
         } else {
             io.drives[d].is_idle()

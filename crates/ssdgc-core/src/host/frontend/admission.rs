@@ -7,10 +7,11 @@ use super::*;
 impl FrontEnd {
     /// Moves a request into the device queue: its pieces begin on their drives, and each page
     /// becomes a transaction queued at its drive (or is answered by the buffer or at once).
+    /// (`PLAIN`: in the plain run, [`FrontEnd::plain`], where it is direct.)
     #[inline]
-    pub(super) fn admit(&mut self, io: &mut Io, id: u32) {
-        if self.direct {
-            self.admit_direct(io, id);
+    pub(super) fn admit<const PLAIN: bool>(&mut self, io: &mut Io, id: u32) {
+        if PLAIN || self.direct {
+            self.admit_direct::<PLAIN>(io, id);
         } else {
             self.admit_pieces(io, id);
         }
@@ -134,7 +135,7 @@ impl FrontEnd {
         // next request, which finds the counts at 0.
         for d in drives_of(mask) {
             for _ in 0..std::mem::take(&mut self.at_once[d]) {
-                self.page_done(io, id, d, Breakdown::default());
+                self.page_done::<false>(io, id, d, Breakdown::default());
             }
         }
     }
@@ -143,7 +144,7 @@ impl FrontEnd {
     /// the request is one piece, and each of its pages is a transaction at the drive or, for a read
     /// of a page never written, answered at once.
     #[inline]
-    fn admit_direct(&mut self, io: &mut Io, id: u32) {
+    fn admit_direct<const PLAIN: bool>(&mut self, io: &mut Io, id: u32) {
         self.in_device += 1;
         let r = &mut self.reqs[id as usize];
         r.admitted = io.now;
@@ -189,7 +190,7 @@ impl FrontEnd {
             drive.end_batch(io.events, io.now);
         }
         for _ in 0..immediate {
-            self.page_done(io, id, 0, Breakdown::default());
+            self.page_done::<PLAIN>(io, id, 0, Breakdown::default());
         }
     }
 
@@ -213,7 +214,7 @@ impl FrontEnd {
             ..Breakdown::default()
         };
         for d in drives_of(self.reqs[id as usize].drives) {
-            self.page_done(io, id, d, bd);
+            self.page_done::<false>(io, id, d, bd);
         }
     }
 
