@@ -409,16 +409,49 @@ impl Chance {
     #[inline(always)]
     fn draw(self, rng: &mut Xoshiro256PlusPlus) -> bool {
         match self {
-            Chance::Never => {
-                rand_core::RngCore::next_u64(rng);
-                false
-            }
-            Chance::Always => {
-                rand_core::RngCore::next_u64(rng);
-                true
-            }
+            Chance::Never => Never.draw(rng),
+            Chance::Always => Always.draw(rng),
             Chance::Below(p) => rng.gen::<f64>() < p,
         }
+    }
+}
+
+/// A probability's draw: one draw from the generator and its outcome ([`Chance::draw`]).
+/// [`Never`] and [`Always`] are a probability of 0 and of 1 known when compiled, so that a batch
+/// loop specialised on them ([`Synthetic::fill`]) makes the same draws without testing the
+/// probability per draw.
+trait Draw: Copy {
+    fn draw(self, rng: &mut Xoshiro256PlusPlus) -> bool;
+}
+
+/// A probability of 0.
+#[derive(Clone, Copy)]
+struct Never;
+
+/// A probability of 1.
+#[derive(Clone, Copy)]
+struct Always;
+
+impl Draw for Never {
+    #[inline(always)]
+    fn draw(self, rng: &mut Xoshiro256PlusPlus) -> bool {
+        rand_core::RngCore::next_u64(rng);
+        false
+    }
+}
+
+impl Draw for Always {
+    #[inline(always)]
+    fn draw(self, rng: &mut Xoshiro256PlusPlus) -> bool {
+        rand_core::RngCore::next_u64(rng);
+        true
+    }
+}
+
+impl Draw for Chance {
+    #[inline(always)]
+    fn draw(self, rng: &mut Xoshiro256PlusPlus) -> bool {
+        Chance::draw(self, rng)
     }
 }
 
@@ -535,15 +568,17 @@ impl Synthetic {
             offset: 0,
             len: 0,
         }];
-        (self.fill_plain(&mut r) == 1).then_some(r[0])
+        (self.fill_plain(&mut r, self.read, self.seq) == 1).then_some(r[0])
     }
 
     /// [`Synthetic::fill`] when the generator is `plain`: the same draws in the same order (the
     /// direction, from the second request whether it is sequential, then the slot unless it is),
-    /// with no time, a fixed size and uniform slots. (The generator's state in registers across
-    /// the batch, stored back once.)
+    /// with no time, a fixed size and uniform slots; the direction and the sequential choice
+    /// drawn by `read` and `seq`, [`Synthetic::read`] and [`Synthetic::seq`] or their values
+    /// known when compiled. (The generator's state in registers across the batch, stored back
+    /// once.)
     #[inline(always)]
-    fn fill_plain(&mut self, out: &mut [IoRecord]) -> usize {
+    fn fill_plain<R: Draw, S: Draw>(&mut self, out: &mut [IoRecord], read: R, seq: S) -> usize {
         let n = usize::try_from(self.remaining).map_or(out.len(), |r| r.min(out.len()));
         if n == 0 {
             return 0;
@@ -552,7 +587,7 @@ impl Synthetic {
         self.started = true;
         let mut rng = self.rng.clone();
         let mut prev_end = self.prev_end;
-        let (read, seq, len) = (self.read, self.seq, self.fixed_len);
+        let len = self.fixed_len;
         let (span, align, slots, zone) = (self.span_bytes, self.align, self.slots, self.slots_zone);
         for slot in &mut out[..n] {
             let op = if read.draw(&mut rng) {
@@ -593,10 +628,15 @@ impl Synthetic {
     /// The next records into `out`, as many as it holds and the generator has left; returns how
     /// many. The same records, in the same order, as that many calls of `next` (for a consumer
     /// that reads ahead in batches).
-    /// (The common spec's loop apart, its state in registers across the batch.)
+    /// (The common spec's loop apart, its state in registers across the batch, and specialised
+    /// for random requests all of one direction.)
     pub fn fill(&mut self, out: &mut [IoRecord]) -> usize {
         if self.plain {
-            return self.fill_plain(out);
+            return match (self.read, self.seq) {
+                (Chance::Never, Chance::Never) => self.fill_plain(out, Never, Never),
+                (Chance::Always, Chance::Never) => self.fill_plain(out, Always, Never),
+                (read, seq) => self.fill_plain(out, read, seq),
+            };
         }
         for (i, slot) in out.iter_mut().enumerate() {
             match self.next_general() {

@@ -54,6 +54,37 @@ fn plain_is_the_general_generator() {
     }
 }
 
+/// A plain generator's batches give the records of the general generator, whether its batch loop
+/// is specialised on its direction and sequential probabilities or not.
+#[test]
+fn plain_fill_gives_the_records_of_the_general_generator() {
+    for spec in [
+        "count=500",
+        "count=500,read=1",
+        "count=500,read=0.4",
+        "count=500,seq=1",
+        "count=500,read=1,seq=0.3",
+        "count=500,read=0,seq=0,size=8KiB",
+    ] {
+        let g = Synthetic::new(&spec.parse().unwrap(), 1 << 30, 5);
+        assert!(g.plain, "{spec}");
+        let mut general = g.clone();
+        general.plain = false;
+        let want: Vec<IoRecord> = general.collect();
+        let mut g = g;
+        let mut got = Vec::new();
+        for n in 1.. {
+            let mut buf = vec![want[0]; n % 11];
+            let k = g.fill(&mut buf);
+            got.extend_from_slice(&buf[..k]);
+            if k < buf.len() {
+                break;
+            }
+        }
+        assert_eq!(got, want, "{spec}");
+    }
+}
+
 #[test]
 fn fill_gives_the_records_of_next() {
     let spec = "count=1000,read=0.3,size=exp:32KiB,seq=0.4,interarrival=exp:3ms,zipf:0.9";
