@@ -15,6 +15,11 @@ pub const MARGINAL_RESPONSE: SimTime = 30 * crate::units::MS;
 /// such a bound).
 pub const EXCESS_STEPS_MS: [u64; 8] = [0, 1, 3, 10, 30, 100, 300, 1000];
 
+/// The classes of requests, as bits of [`Responses::classes`].
+const READ: u8 = 1;
+const WRITE: u8 = 2;
+const BOTH: u8 = READ | WRITE;
+
 /// Response times of requests (or of request pieces).
 ///
 /// The distribution of all requests is kept apart only once both reads and writes have been
@@ -23,10 +28,10 @@ pub const EXCESS_STEPS_MS: [u64; 8] = [0, 1, 3, 10, 30, 100, 300, 1000];
 /// ([`Responses::all`]).
 #[derive(Clone, Debug)]
 pub struct Responses {
-    /// All requests, once both classes have been recorded (`mixed`); before that, unused.
+    /// All requests, once both classes have been recorded; before that, unused.
     all: LatencyStats,
-    /// Both reads and writes have been recorded.
-    mixed: bool,
+    /// The classes recorded: none, [`READ`], [`WRITE`], or [`BOTH`].
+    classes: u8,
     pub read: LatencyStats,
     pub write: LatencyStats,
     pub breakdown: BreakdownSums,
@@ -46,7 +51,7 @@ impl Default for Responses {
     fn default() -> Self {
         Responses {
             all: LatencyStats::default(),
-            mixed: false,
+            classes: 0,
             read: LatencyStats::default(),
             write: LatencyStats::default(),
             breakdown: BreakdownSums::default(),
@@ -84,7 +89,7 @@ impl Responses {
     /// The response times of all requests, reads and writes.
     #[inline]
     pub fn all(&self) -> &LatencyStats {
-        if self.mixed {
+        if self.classes == BOTH {
             &self.all
         } else if self.read.count() > 0 {
             &self.read
@@ -93,17 +98,23 @@ impl Responses {
         }
     }
 
-    /// The first record of a class when the other one has records: from now on all requests
-    /// are kept apart, starting from those of the other class.
+    /// The first record of class `class` (response time `lat`): the first record of all, or
+    /// the first of a class when the other one has records, from which on all requests are kept
+    /// apart, starting from those of the other class.
     #[cold]
     #[inline(never)]
-    fn mix(&mut self, write: bool) {
-        self.all = if write {
+    fn first_of(&mut self, class: u8, lat: SimTime) {
+        if self.classes == 0 {
+            self.classes = class;
+            return;
+        }
+        self.all = if class == WRITE {
             self.read.clone()
         } else {
             self.write.clone()
         };
-        self.mixed = true;
+        self.classes = BOTH;
+        self.all.record(lat);
     }
 
     /// Records one completion: response time `lat`, split as `bd` (whose parts sum to `lat`).
@@ -111,14 +122,14 @@ impl Responses {
     pub fn record(&mut self, lat: SimTime, write: bool, bd: &Breakdown) {
         debug_assert_eq!(bd.total(), lat, "response time not fully attributed");
         self.breakdown.add(bd);
-        if !self.mixed {
-            let other = if write { &self.read } else { &self.write };
-            if other.count() > 0 {
-                self.mix(write);
+        let class = if write { WRITE } else { READ };
+        // (One test while all records so far are of this class.)
+        if self.classes != class {
+            if self.classes == BOTH {
+                self.all.record(lat);
+            } else {
+                self.first_of(class, lat);
             }
-        }
-        if self.mixed {
-            self.all.record(lat);
         }
         if write {
             self.write.record(lat);
