@@ -32,6 +32,9 @@ mod admission;
 /// The tag of a transaction that flushes a write-buffer page (no host request waits on it).
 const FLUSH: u32 = u32::MAX;
 
+/// No request id (an empty [`FrontEnd::free_top`]; ids stay below [`FLUSH`]).
+const NO_ID: u32 = u32::MAX;
+
 /// What the front end works on during one event: the drives, the event queue and the time.
 pub(crate) struct Io<'a> {
     pub drives: &'a mut [Drive],
@@ -130,8 +133,8 @@ pub(crate) struct FrontEnd {
     reqs: Vec<Req>,
     /// The ids of `reqs` free for new requests, used last in first out: the top of the stack
     /// (the id freed last) held apart, the rest in `free_reqs` (in the closed loop a completion
-    /// frees the id that the request it issues takes at once).
-    free_top: Option<u32>,
+    /// frees the id that the request it issues takes at once; [`NO_ID`] when there is none).
+    free_top: u32,
     free_reqs: Vec<u32>,
     /// Per request id, what the log and the series need (empty unless [`FrontEnd::extras`]).
     req_extras: Vec<ReqExtras>,
@@ -233,7 +236,7 @@ impl FrontEnd {
             drives,
             direct,
             reqs: Vec::new(),
-            free_top: None,
+            free_top: NO_ID,
             req_extras: Vec::new(),
             free_reqs: Vec::new(),
             pending: Vec::new(),
@@ -598,7 +601,11 @@ impl FrontEnd {
         };
         let write_index = self.stats.writes_seen;
         self.stats.writes_seen += u64::from(write);
-        let id = match self.free_top.take().or_else(|| self.free_reqs.pop()) {
+        let top = std::mem::replace(&mut self.free_top, NO_ID);
+        let id = match Some(top)
+            .filter(|&t| t != NO_ID)
+            .or_else(|| self.free_reqs.pop())
+        {
             Some(i) => {
                 self.reqs[i as usize] = req;
                 i
@@ -752,7 +759,8 @@ impl FrontEnd {
     /// Request id `id` is free for a new request.
     #[inline(always)]
     fn free_id(&mut self, id: u32) {
-        if let Some(top) = self.free_top.replace(id) {
+        let top = std::mem::replace(&mut self.free_top, id);
+        if top != NO_ID {
             self.free_reqs.push(top);
         }
     }
