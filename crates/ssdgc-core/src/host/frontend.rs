@@ -468,7 +468,10 @@ impl FrontEnd {
         }
         match self.next_record()? {
             Some(rec) => {
-                self.in_burst += 1;
+                // (Counted only for bursts, which the plain run has none of.)
+                if !PLAIN {
+                    self.in_burst += 1;
+                }
                 let disk = self.last_disk::<PLAIN>();
                 self.submit::<PLAIN>(io, rec, disk)?;
                 self.prefetch_ahead(io);
@@ -769,6 +772,8 @@ impl FrontEnd {
     /// and the request when it was their last. (`PLAIN`: in the plain run, [`FrontEnd::plain`].)
     fn page_done<const PLAIN: bool>(&mut self, io: &mut Io, id: u32, d: usize, mut bd: Breakdown) {
         let direct = PLAIN || self.direct;
+        // (The plain run's one drive.)
+        let d = if PLAIN { 0 } else { d };
         let r = &mut self.reqs[id as usize];
         r.pending -= 1;
         let piece_done = if direct {
