@@ -62,7 +62,8 @@ struct Req {
     /// A write whose first (last) page it covers only in part.
     head_partial: bool,
     tail_partial: bool,
-    /// The drives it has a piece on (bit `d` = drive `d`).
+    /// The drives it has a piece on (bit `d` = drive `d`), once admitted by
+    /// `admit_pieces` (read by the write buffer's acknowledgement; not kept on the direct path).
     drives: u64,
 }
 

@@ -148,9 +148,9 @@ impl FrontEnd {
         self.in_device += 1;
         let r = &mut self.reqs[id as usize];
         r.admitted = io.now;
-        r.drives = 1;
-        let (first, pending, write) = (r.first, r.pending, r.write);
         let r = *r;
+        let (first, pending, write) = (r.first, r.pending, r.write);
+        debug_assert!(pending > 0);
         let (head, tail) = (r.head_partial, r.tail_partial);
         let logical = self.stripe.logical_pages();
         // (Folded only when beyond the space: no division for most requests.)
@@ -171,20 +171,26 @@ impl FrontEnd {
             },
         );
         let mut immediate = 0;
-        for i in 0..pending {
+        let mut i = 0;
+        loop {
             let lpn = a as Lpn;
-            a += 1;
-            if a == logical {
-                a = 0;
-            }
             if !write && !drive.is_mapped(lpn) {
                 // Never written: the FTL answers without touching flash.
                 self.stats.requests.unmapped_reads += 1;
                 immediate += 1;
-                continue;
+            } else {
+                let partial = (head && i == 0) || (tail && i + 1 == pending);
+                drive.queue(io.events, io.now, id, lpn, write, partial);
             }
-            let partial = (head && i == 0) || (tail && i + 1 == pending);
-            drive.queue(io.events, io.now, id, lpn, write, partial);
+            i += 1;
+            if i == pending {
+                break;
+            }
+            // The next page (after the last one, none: a request of one page takes no step).
+            a += 1;
+            if a == logical {
+                a = 0;
+            }
         }
         if self.batch {
             drive.end_batch(io.events, io.now);
