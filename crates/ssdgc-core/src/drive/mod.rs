@@ -672,30 +672,33 @@ impl Drive {
         self.res.release(d);
         self.suspension.ended(d);
         let die = &mut self.dies[d as usize];
-        let running = std::mem::replace(&mut die.running, Running::Nothing);
         die.clock.switch(now, Busy::Idle);
-        match running {
+        // The usual end, a host page: only its transaction's index is read (taking the whole
+        // `Running` copies a GC operation's fields too).
+        if let Running::Host(t) = die.running {
+            die.running = Running::Nothing;
+            self.progress.host_done(self.ftl.counters.blocks_erased);
+            let Txn {
+                tag,
+                lpn,
+                write,
+                bd,
+                ..
+            } = self.txns[t as usize];
+            self.free_txns.push(t);
+            return Finished::Page(PageDone {
+                tag,
+                lpn,
+                write,
+                bd,
+            });
+        }
+        match std::mem::replace(&mut die.running, Running::Nothing) {
             Running::Nothing => {
                 self.invariant(format!("die {d} finished an operation it was not running"));
                 Finished::Busy
             }
-            Running::Host(t) => {
-                self.progress.host_done(self.ftl.counters.blocks_erased);
-                let Txn {
-                    tag,
-                    lpn,
-                    write,
-                    bd,
-                    ..
-                } = self.txns[t as usize];
-                self.free_txns.push(t);
-                Finished::Page(PageDone {
-                    tag,
-                    lpn,
-                    write,
-                    bd,
-                })
-            }
+            Running::Host(_) => unreachable!("a host operation ended above"),
             Running::Flush | Running::Suspending => Finished::Free,
             Running::Gc { job, op, hold } => {
                 gc::complete(&mut self.ftl, op);
