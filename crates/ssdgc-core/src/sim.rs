@@ -12,7 +12,7 @@
 use crate::ageing::{AgedState, AgeingKey, Precondition};
 use crate::config::Config;
 use crate::drive::{Drive, Finished};
-use crate::engine::{Event, EventQueue};
+use crate::engine::{ErrorFlag, Event, EventQueue};
 use crate::flash::Geometry;
 use crate::ftl::{Ftl, FtlError};
 use crate::gc::scheme;
@@ -110,6 +110,8 @@ pub struct Simulator {
     geo: Geometry,
     scheme_name: String,
     events: EventQueue,
+    /// Raised when the front end or a drive has stored an error.
+    errors: ErrorFlag,
     front: FrontEnd,
     drives: Vec<Drive>,
     now: SimTime,
@@ -142,8 +144,9 @@ impl Simulator {
             .map_err(|e| SimError::Config(e.to_string()))?;
         let geo = Geometry::new(cfg);
         let n = cfg.array.drives;
+        let errors = ErrorFlag::default();
         let drives = (0..n)
-            .map(|d| Drive::new(cfg, d, n, opts.seed))
+            .map(|d| Drive::new(cfg, d, n, opts.seed, &errors))
             .collect::<Result<Vec<_>, _>>()?;
         let per_disk = !cfg.array.disks.is_empty();
         if per_disk != workload.has_disks() {
@@ -179,8 +182,10 @@ impl Simulator {
                 workload,
                 opts.series_interval,
                 opts.series_window,
+                &errors,
             ),
             events: EventQueue::new(limit),
+            errors,
             scheme_name: cfg.gc.scheme.clone(),
             cfg: cfg.clone(),
             geo,
@@ -466,13 +471,8 @@ impl Simulator {
             }
             self.now = t;
             self.dispatch(t, ev)?;
-            if let Some(e) = self.front.take_error() {
-                return Err(e);
-            }
-            for d in &mut self.drives {
-                if let Some(e) = d.take_error() {
-                    return Err(e);
-                }
+            if self.errors.is_raised() {
+                return Err(self.take_error());
             }
             let n = self.events.processed();
             if self.opts.check && n.is_multiple_of(self.opts.check_every) {
@@ -694,6 +694,17 @@ impl Simulator {
         Ok(())
     }
 
+    /// The error stored during the run (its flag is raised): the front end's, else the first
+    /// drive's that has one.
+    #[cold]
+    #[inline(never)]
+    fn take_error(&mut self) -> SimError {
+        self.front
+            .take_error()
+            .or_else(|| self.drives.iter_mut().find_map(Drive::take_error))
+            .expect("an error was stored")
+    }
+
     fn check(&self) -> Result<(), SimError> {
         for d in &self.drives {
             d.check(self.now)?;
@@ -775,5 +786,82 @@ fn drive_work(d: &Drive) -> DriveWork {
         multiplane_writes: c.multiplane.writes,
         multiplane_pages: c.multiplane.pages,
         multiplane_skipped: c.multiplane.skipped_pages,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+    use crate::ageing::Precondition;
+    use crate::gc::scheme::{Action, DieContext, GcScheme};
+    use crate::host::ReplayMode;
+    use crate::ConfigBuilder;
+    use ssdgc_workload::{IoRecord, Op};
+
+    const MS: SimTime = 1_000_000;
+
+    /// A scheme with no GC that serves its host queue until `from`, then chooses a GC job that
+    /// does not exist; it logs the time of each decision.
+    struct FailsFrom {
+        from: SimTime,
+        log: Arc<Mutex<Vec<SimTime>>>,
+    }
+
+    impl GcScheme for FailsFrom {
+        fn next(&mut self, cx: &mut DieContext<'_>) -> Action {
+            self.log.lock().unwrap().push(cx.now);
+            if cx.now >= self.from {
+                Action::Gc(7)
+            } else if cx.queue().is_empty() {
+                Action::Idle
+            } else {
+                Action::Host(0)
+            }
+        }
+    }
+
+    #[test]
+    fn a_drive_error_stops_the_run_at_its_event() {
+        let mut b = ConfigBuilder::preset("default").unwrap();
+        b.set("array.drives=2").unwrap();
+        let cfg = b.build().unwrap();
+        // One 4 KiB write per millisecond, a stripe chunk (64 KiB) apart: the drives take turns.
+        let records = (0..20)
+            .map(|i| IoRecord {
+                time_ns: i * MS,
+                op: Op::Write,
+                offset: i << 16,
+                len: 4096,
+            })
+            .collect();
+        let mut opts = RunOptions::from_config(&cfg, 1).unwrap();
+        opts.precondition = Precondition::None;
+        let wl = Workload::from_records(records, ReplayMode::OpenLoop, "fails");
+        let mut sim = Simulator::new(&cfg, wl, opts).unwrap();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        sim.set_scheme(
+            1,
+            Box::new(FailsFrom {
+                from: 5 * MS,
+                log: log.clone(),
+            }),
+        );
+        let e = sim.run().expect_err("the drive's error ends the run");
+        let log = log.lock().unwrap();
+        let failed = *log
+            .iter()
+            .find(|&&t| t >= 5 * MS)
+            .expect("a decision from 5 ms");
+        match e {
+            SimError::Invariant { time_ns, msg } => {
+                assert_eq!(time_ns, failed);
+                assert_eq!(msg, "drive 1: scheme chose GC job 7, which does not exist");
+            }
+            e => panic!("another error: {e}"),
+        }
+        // Nothing ran after the event that failed.
+        assert_eq!(log.last(), Some(&failed), "{log:?}");
     }
 }

@@ -43,7 +43,7 @@ impl Drive {
             }
             Ok(None) => self.invariant(format!("die {d}: flush with nothing buffered")),
             Err(e) => {
-                self.ftl_error.get_or_insert(e);
+                self.ftl_error.keep(e);
             }
         }
     }

@@ -70,7 +70,7 @@ impl Drive {
             Ok(Some(op)) => op,
             Ok(None) => return false,
             Err(e) => {
-                self.ftl_error.get_or_insert(e);
+                self.ftl_error.keep(e);
                 return true;
             }
         };
@@ -130,13 +130,13 @@ impl Drive {
                 Ok(true) => return Some(true),
                 Ok(false) => {}
                 Err(e) => {
-                    self.ftl_error.get_or_insert(e);
+                    self.ftl_error.keep(e);
                     return None;
                 }
             }
         }
         if let Err(e) = self.ftl.host_write_ahead(plane, lpn, ahead) {
-            self.ftl_error.get_or_insert(e);
+            self.ftl_error.keep(e);
             return None;
         }
         Some(false)

@@ -64,7 +64,7 @@ pub use suspend::MAX_SUSPENDS;
 
 use crate::ageing::{self as precondition, Precondition};
 use crate::config::Config;
-use crate::engine::{Event, EventQueue};
+use crate::engine::{ErrorFlag, ErrorSlot, Event, EventQueue};
 use crate::flash::{GcScope, Geometry, Resources, Timing};
 use crate::ftl::{Ftl, FtlError, FtlSnapshot};
 use crate::gc::compose::Composed;
@@ -298,8 +298,8 @@ pub struct Drive {
     idle_periods: Option<IdlePeriods>,
     now: SimTime,
     counters: DriveCounters,
-    error: Option<SimError>,
-    ftl_error: Option<FtlError>,
+    error: ErrorSlot<SimError>,
+    ftl_error: ErrorSlot<FtlError>,
     /// The progress watchdog.
     progress: progress::Progress,
     /// What a GC job holds between its operations (`gc.blocking`).
@@ -312,8 +312,15 @@ pub struct Drive {
 
 impl Drive {
     /// Drive `id` of an array of `drives`, as the (validated) configuration `cfg` describes it,
-    /// choosing victims from its own stream of `seed` ([`crate::rng::drive_stream`]).
-    pub fn new(cfg: &Config, id: u32, drives: u32, seed: u64) -> Result<Drive, SimError> {
+    /// choosing victims from its own stream of `seed` ([`crate::rng::drive_stream`]); an error it
+    /// runs into raises `errors`.
+    pub fn new(
+        cfg: &Config,
+        id: u32,
+        drives: u32,
+        seed: u64,
+        errors: &ErrorFlag,
+    ) -> Result<Drive, SimError> {
         let geo = Geometry::new(cfg);
         let timing = Timing::new(cfg);
         let ftl = Ftl::new(cfg, &geo).map_err(SimError::Config)?;
@@ -379,8 +386,8 @@ impl Drive {
             idle_periods,
             now: 0,
             counters: DriveCounters::default(),
-            error: None,
-            ftl_error: None,
+            error: ErrorSlot::new(errors),
+            ftl_error: ErrorSlot::new(errors),
             progress: progress::Progress::new(geo.blocks() as u64),
             geo,
         })
@@ -672,30 +679,33 @@ impl Drive {
         self.res.release(d);
         self.suspension.ended(d);
         let die = &mut self.dies[d as usize];
-        let running = std::mem::replace(&mut die.running, Running::Nothing);
         die.clock.switch(now, Busy::Idle);
-        match running {
+        // The usual end, a host page: only its transaction's index is read (taking the whole
+        // `Running` copies a GC operation's fields too).
+        if let Running::Host(t) = die.running {
+            die.running = Running::Nothing;
+            self.progress.host_done(self.ftl.counters.blocks_erased);
+            let Txn {
+                tag,
+                lpn,
+                write,
+                bd,
+                ..
+            } = self.txns[t as usize];
+            self.free_txns.push(t);
+            return Finished::Page(PageDone {
+                tag,
+                lpn,
+                write,
+                bd,
+            });
+        }
+        match std::mem::replace(&mut die.running, Running::Nothing) {
             Running::Nothing => {
                 self.invariant(format!("die {d} finished an operation it was not running"));
                 Finished::Busy
             }
-            Running::Host(t) => {
-                self.progress.host_done(self.ftl.counters.blocks_erased);
-                let Txn {
-                    tag,
-                    lpn,
-                    write,
-                    bd,
-                    ..
-                } = self.txns[t as usize];
-                self.free_txns.push(t);
-                Finished::Page(PageDone {
-                    tag,
-                    lpn,
-                    write,
-                    bd,
-                })
-            }
+            Running::Host(_) => unreachable!("a host operation ended above"),
             Running::Flush | Running::Suspending => Finished::Free,
             Running::Gc { job, op, hold } => {
                 gc::complete(&mut self.ftl, op);
@@ -709,7 +719,7 @@ impl Drive {
                         self.counters.gc_job_time += now - done.started;
                     }
                     if let Some(msg) = self.progress.erased(now, self.ftl.counters.blocks_erased) {
-                        self.error.get_or_insert(SimError::NoProgress(msg));
+                        self.error.keep(SimError::NoProgress(msg));
                     }
                 } else if hold && self.step_held_job(ev, d, job) {
                     return Finished::Busy;
@@ -734,11 +744,7 @@ impl Drive {
     }
 
     /// The first error the drive ran into, if any (taking it).
-    #[inline]
     pub fn take_error(&mut self) -> Option<SimError> {
-        if self.error.is_none() && self.ftl_error.is_none() {
-            return None;
-        }
         self.error
             .take()
             .or_else(|| self.ftl_error.take().map(SimError::from))
@@ -814,7 +820,7 @@ impl Drive {
     #[inline(never)]
     fn invariant(&mut self, msg: String) {
         let msg = self.label(msg);
-        self.error.get_or_insert(SimError::Invariant {
+        self.error.keep(SimError::Invariant {
             time_ns: self.now,
             msg,
         });

@@ -256,7 +256,7 @@ impl Drive {
         for &p in &planes {
             while self.ftl.write_offset(p, Stream::Host) < target {
                 if let Err(e) = self.ftl.skip_page(p, Stream::Host) {
-                    self.ftl_error.get_or_insert(e);
+                    self.ftl_error.keep(e);
                     return;
                 }
                 self.multiplane.skipped += 1;
@@ -273,7 +273,7 @@ impl Drive {
             match self.ftl.host_write(self.txns[id as usize].lpn) {
                 Ok(p) => pages.push(p),
                 Err(e) => {
-                    self.ftl_error.get_or_insert(e);
+                    self.ftl_error.keep(e);
                     self.multiplane.joined[d as usize] = ids;
                     return None;
                 }

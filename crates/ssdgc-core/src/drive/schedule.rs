@@ -177,7 +177,7 @@ impl Drive {
                         die.jobs.remove(j);
                     }
                     Err(e) => {
-                        self.ftl_error.get_or_insert(e);
+                        self.ftl_error.keep(e);
                         return true;
                     }
                 }
@@ -365,7 +365,7 @@ impl Drive {
                 }
             }
             if let Some(e) = error {
-                self.ftl_error.get_or_insert(e);
+                self.ftl_error.keep(e);
                 return true;
             }
         }
@@ -392,7 +392,7 @@ impl Drive {
                 }
                 Ok(None) => break,
                 Err(e) => {
-                    self.ftl_error.get_or_insert(e);
+                    self.ftl_error.keep(e);
                     return true;
                 }
             }
@@ -438,7 +438,7 @@ impl Drive {
                 false
             }
             Err(e) => {
-                self.ftl_error.get_or_insert(e);
+                self.ftl_error.keep(e);
                 true
             }
         }
@@ -457,7 +457,7 @@ impl Drive {
                 false
             }
             Err(e) => {
-                self.ftl_error.get_or_insert(e);
+                self.ftl_error.keep(e);
                 true
             }
         }

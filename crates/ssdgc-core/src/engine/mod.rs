@@ -15,6 +15,10 @@
 
 use crate::units::SimTime;
 
+mod errors;
+
+pub use errors::{ErrorFlag, ErrorSlot};
+
 /// What happens at an instant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Event {

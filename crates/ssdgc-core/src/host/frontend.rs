@@ -17,7 +17,7 @@ use super::lookahead::{READ_AHEAD, READ_AHEAD_MIN_PAGES};
 use super::{ReplayMode, Workload};
 use crate::config::{Config, MAX_DRIVES};
 use crate::drive::{Drive, PageDone};
-use crate::engine::{Event, EventQueue};
+use crate::engine::{ErrorFlag, ErrorSlot, Event, EventQueue};
 use crate::gc::scheme::Command;
 use crate::gc::when::agc::MAX_PREVIEW_PAGES;
 use crate::metrics::breakdown::Breakdown;
@@ -160,7 +160,7 @@ pub(crate) struct FrontEnd {
     /// requests issued in the current burst.
     burst: Option<(u64, SimTime)>,
     in_burst: u64,
-    error: Option<SimError>,
+    error: ErrorSlot<SimError>,
     pub stats: HostStats,
     /// Per drive, when there are several.
     pub per_drive: Vec<PieceStats>,
@@ -184,13 +184,15 @@ pub(crate) struct FrontEnd {
 }
 
 impl FrontEnd {
-    /// The front end of `cfg` (the configuration of one drive of the array) over `stripe`.
+    /// The front end of `cfg` (the configuration of one drive of the array) over `stripe`; an
+    /// error it runs into raises `errors`.
     pub(crate) fn new(
         cfg: &Config,
         stripe: Stripe,
         workload: Workload,
         series_interval: Option<SimTime>,
         series_window: Option<u64>,
+        errors: &ErrorFlag,
     ) -> FrontEnd {
         let drives = stripe.drives() as usize;
         debug_assert!(drives <= MAX_DRIVES as usize);
@@ -253,7 +255,7 @@ impl FrontEnd {
             exhausted: false,
             burst,
             in_burst: 0,
-            error: None,
+            error: ErrorSlot::new(errors),
             stats: HostStats {
                 requests: Responses::with_bound(bound),
                 by_time: series_interval.map(Series::new),
@@ -296,8 +298,6 @@ impl FrontEnd {
     /// The first error met, if any (taking it).
     #[inline]
     pub(crate) fn take_error(&mut self) -> Option<SimError> {
-        // Tested first: taking moves the whole (large) `Option` on every event.
-        self.error.as_ref()?;
         self.error.take()
     }
 
@@ -828,13 +828,13 @@ impl FrontEnd {
                             && self.next_arrival.is_none()
                         {
                             if let Err(e) = self.end_burst(io, idle) {
-                                self.error.get_or_insert(e);
+                                self.error.keep(e);
                             }
                         }
                     }
                 }
                 Err(e) => {
-                    self.error.get_or_insert(e);
+                    self.error.keep(e);
                 }
             }
         }

@@ -75,7 +75,7 @@ pub struct DieContext<'a> {
     pub(crate) rng: &'a mut SimRng,
     pub(crate) queue: &'a VecDeque<QueuedTxn>,
     pub(crate) jobs: &'a mut Vec<GcJob>,
-    pub(crate) error: &'a mut Option<FtlError>,
+    pub(crate) error: &'a mut crate::engine::ErrorSlot<FtlError>,
 }
 
 /// A change of a drive's wake-up timer asked by its scheme ([`DieContext::wake_at`]).
@@ -229,7 +229,7 @@ impl DieContext<'_> {
             Ok(Some(_)) => true,
             Ok(None) => false,
             Err(e) => {
-                *self.error = Some(e);
+                self.error.replace(e);
                 false
             }
         }

@@ -73,7 +73,7 @@ pub(crate) fn decide_with_commands(
 ) -> Action {
     let mut rng = rng_for(1, 1);
     let q: VecDeque<QueuedTxn> = queue.iter().copied().collect();
-    let mut error = None;
+    let mut error = crate::engine::ErrorSlot::new(&Default::default());
     let mut view = super::DriveView::default();
     for id in 0..commands {
         view.commands.insert(
@@ -118,7 +118,7 @@ pub(crate) fn decide_at(
 ) -> (Action, Option<super::Wake>) {
     let mut rng = rng_for(1, 1);
     let q: VecDeque<QueuedTxn> = queue.iter().copied().collect();
-    let mut error = None;
+    let mut error = crate::engine::ErrorSlot::new(&Default::default());
     let view = super::DriveView {
         idle_since: idle_since.unwrap_or(0),
         timer: None,
