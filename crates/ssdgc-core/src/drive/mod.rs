@@ -592,6 +592,8 @@ impl Drive {
         }
         let d = self.geo.die_of_plane(plane);
         let in_die = self.geo.plane_in_die(plane);
+        // The die is looked up once: its clock, its queue, then whether it runs anything.
+        let die = &mut self.dies[d as usize];
         let txn = Txn {
             tag,
             lpn,
@@ -600,7 +602,7 @@ impl Drive {
             write,
             partial,
             joined: false,
-            snap: self.dies[d as usize].clock.snapshot(now, in_die),
+            snap: die.clock.snapshot(now, in_die),
             bd: Breakdown::default(),
         };
         let t = match self.free_txns.pop() {
@@ -620,17 +622,18 @@ impl Drive {
             id: t,
         };
         if self.reads_first && !write {
-            self.queue_read_first(d, q);
+            scope::queue_read_first(&mut die.queue, q);
         } else {
-            self.dies[d as usize].queue.push_back(q);
+            die.queue.push_back(q);
         }
+        let free = matches!(die.running, Running::Nothing);
         if self.multiplane.on() {
             // The request's other pages may join a multi-plane command: the die is kicked once
             // they are all queued (`end_batch`).
             self.multiplane.defer_kick(d);
             return;
         }
-        self.kick_die(ev, d);
+        self.kick_die_free(ev, d, free);
     }
 
     /// The front end has queued every page of a request (or of a flush): with host multi-plane

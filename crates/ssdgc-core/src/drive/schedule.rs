@@ -29,7 +29,14 @@ impl Drive {
     /// preemptible GC operation may instead be suspended for the host work queued there.
     #[inline]
     pub(super) fn kick_die(&mut self, ev: &mut EventQueue, d: u32) {
-        if !matches!(self.dies[d as usize].running, Running::Nothing) {
+        let free = matches!(self.dies[d as usize].running, Running::Nothing);
+        self.kick_die_free(ev, d, free);
+    }
+
+    /// [`Drive::kick_die`] of die `d`, which runs nothing when `free`.
+    #[inline(always)]
+    pub(super) fn kick_die_free(&mut self, ev: &mut EventQueue, d: u32, free: bool) {
+        if !free {
             if self.suspension.may_suspend(d) {
                 self.try_suspend(ev, d);
             }

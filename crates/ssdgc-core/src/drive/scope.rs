@@ -27,16 +27,15 @@ use crate::engine::EventQueue;
 use crate::gc::scheme::QueuedTxn;
 use crate::units::Lpn;
 
-impl Drive {
-    /// Queues read transaction `q` at die `d` ahead of its writes
-    /// (`host.priority = "reads-first"`).
-    #[inline(never)]
-    pub(super) fn queue_read_first(&mut self, d: u32, q: QueuedTxn) {
-        let die = &mut self.dies[d as usize];
-        let at = read_position(&die.queue, q.lpn);
-        die.queue.insert(at, q);
-    }
+/// Queues read transaction `q` in a die's `queue` ahead of its writes
+/// (`host.priority = "reads-first"`).
+#[inline(never)]
+pub(super) fn queue_read_first(queue: &mut VecDeque<QueuedTxn>, q: QueuedTxn) {
+    let at = read_position(queue, q.lpn);
+    queue.insert(at, q);
+}
 
+impl Drive {
     /// Die `d` starts a GC operation (or a job held to its erase): with channel scope it holds its
     /// channel.
     #[inline]

@@ -257,38 +257,49 @@ pub struct Resources {
     channel_free: Vec<SimTime>,
     /// Per channel: the die running GC that holds it (`gc.blocking = "channel"`), or `NO_DIE`.
     channel_gc: Vec<u32>,
-    /// Per die: what its operation holds, until when (one entry per die: one bounds check).
+    /// Per die: what its operation holds, until when, and its channel (one entry per die: one
+    /// bounds check).
     dies: Vec<DieHold>,
 }
 
-/// What a die's operation holds.
+/// What a die's operation holds, and the die's channel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct DieHold {
     /// When the operation ends (`SimTime::MAX` when it runs none).
     until: SimTime,
     /// The planes it holds.
     planes: u64,
+    /// The die's channel (found once, not divided out for every transfer).
+    channel: u32,
 }
 
 impl DieHold {
-    /// A die running nothing.
-    const FREE: DieHold = DieHold {
-        until: SimTime::MAX,
-        planes: 0,
-    };
+    /// The die holds `planes` until `until`.
+    #[inline(always)]
+    fn hold(&mut self, until: SimTime, planes: u64) {
+        self.until = until;
+        self.planes = planes;
+    }
 }
 
 impl Resources {
     /// Every resource of a drive of geometry `geo`, free, with one page over a channel taking
     /// `transfer`; one register per plane, and GC holding its die ([`ResourceParams::default`]).
     pub fn new(geo: &Geometry, transfer: SimTime) -> Resources {
+        let dies_per_channel = geo.chips_per_channel * geo.dies_per_chip;
         Resources {
             transfer,
-            dies_per_channel: geo.chips_per_channel * geo.dies_per_chip,
+            dies_per_channel,
             params: ResourceParams::default(),
             channel_free: vec![0; geo.channels as usize],
             channel_gc: vec![NO_DIE; geo.channels as usize],
-            dies: vec![DieHold::FREE; geo.dies as usize],
+            dies: (0..geo.dies)
+                .map(|d| DieHold {
+                    until: SimTime::MAX,
+                    planes: 0,
+                    channel: d / dies_per_channel,
+                })
+                .collect(),
         }
     }
 
@@ -340,10 +351,7 @@ impl Resources {
         }
         // No channel: each one holds the die and its planes for `before + after`.
         let end = now + SimTime::from(n) * (op.before + op.after);
-        self.dies[die as usize] = DieHold {
-            until: end,
-            planes: op.planes,
-        };
+        self.dies[die as usize].hold(end, op.planes);
         end
     }
 
@@ -365,20 +373,18 @@ impl Resources {
     #[inline(always)]
     fn book(&mut self, die: u32, now: SimTime, op: &FlashOp) -> Reservation {
         let ready = now + op.before;
+        let hold = &mut self.dies[die as usize];
         let (xs, xe) = if op.transfers == 0 {
             (ready, ready)
         } else {
-            let ch = &mut self.channel_free[(die / self.dies_per_channel) as usize];
+            let ch = &mut self.channel_free[hold.channel as usize];
             let xs = ready.max(*ch);
             let xe = xs + op.transfers as SimTime * self.transfer;
             *ch = xe;
             (xs, xe)
         };
         let end = xe + op.after;
-        self.dies[die as usize] = DieHold {
-            until: end,
-            planes: op.planes,
-        };
+        hold.hold(end, op.planes);
         Reservation {
             ready,
             transfer_start: xs,
@@ -391,7 +397,7 @@ impl Resources {
     /// operation stopped early, or a suspension).
     #[inline]
     pub fn hold_until(&mut self, die: u32, end: SimTime, planes: u64) {
-        self.dies[die as usize] = DieHold { until: end, planes };
+        self.dies[die as usize].hold(end, planes);
     }
 
     /// When the operation die `die` runs ends (`SimTime::MAX` when it runs none).
@@ -403,7 +409,7 @@ impl Resources {
     /// When the channel of die `die` is free (the end of its last reserved transfer).
     #[inline]
     pub fn channel_free(&self, die: u32) -> SimTime {
-        self.channel_free[(die / self.dies_per_channel) as usize]
+        self.channel_free[self.dies[die as usize].channel as usize]
     }
 
     /// The planes of die `die` held by its operation (0 when it runs none).
@@ -414,7 +420,7 @@ impl Resources {
     /// Die `die` is free.
     #[inline]
     pub fn release(&mut self, die: u32) {
-        self.dies[die as usize] = DieHold::FREE;
+        self.dies[die as usize].hold(SimTime::MAX, 0);
     }
 
     /// Die `die` starts GC: with `gc.blocking = "channel"` it holds its channel, so that no other
