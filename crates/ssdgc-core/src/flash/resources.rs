@@ -297,7 +297,7 @@ impl Resources {
                 .map(|d| DieHold {
                     until: SimTime::MAX,
                     planes: 0,
-                    channel: d / dies_per_channel,
+                    channel: geo.channel_of_die(d),
                 })
                 .collect(),
         }
@@ -428,7 +428,8 @@ impl Resources {
     #[inline]
     pub fn hold_channel(&mut self, die: u32) {
         if self.params.scope == GcScope::Channel {
-            let c = &mut self.channel_gc[(die / self.dies_per_channel) as usize];
+            let ch = self.channel_of(die);
+            let c = &mut self.channel_gc[ch as usize];
             debug_assert!(
                 *c == NO_DIE || *c == die,
                 "two dies hold one channel for GC"
@@ -444,7 +445,7 @@ impl Resources {
         if self.params.scope != GcScope::Channel {
             return 0..0;
         }
-        let ch = die / self.dies_per_channel;
+        let ch = self.channel_of(die);
         let c = &mut self.channel_gc[ch as usize];
         if *c != die {
             return 0..0;
@@ -460,8 +461,14 @@ impl Resources {
         if self.params.scope != GcScope::Channel {
             return false;
         }
-        let c = self.channel_gc[(die / self.dies_per_channel) as usize];
+        let c = self.channel_gc[self.channel_of(die) as usize];
         c != NO_DIE && c != die
+    }
+
+    /// The channel of die `die`, kept in its entry.
+    #[inline(always)]
+    fn channel_of(&self, die: u32) -> u32 {
+        self.dies[die as usize].channel
     }
 }
 
