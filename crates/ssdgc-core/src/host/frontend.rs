@@ -122,7 +122,8 @@ pub(crate) struct FrontEnd {
     stripe: Stripe,
     /// log2 of the page size when it is a power of two (a shift then divides by it).
     page_shift: Option<u32>,
-    /// `page_shift`'s value (0 when the page size is not a power of two).
+    /// `page_shift`'s value, 0 when there is none (read only by the plain run, whose page size is
+    /// a power of two).
     shift: u32,
     drives: usize,
     /// One drive, no write buffer, no per-disk traces: requests are admitted by
@@ -195,6 +196,9 @@ impl FrontEnd {
         errors: &ErrorFlag,
     ) -> FrontEnd {
         let drives = stripe.drives() as usize;
+        let page_shift = Some(stripe.page_size())
+            .filter(|ps| ps.is_power_of_two())
+            .map(u64::trailing_zeros);
         debug_assert!(drives <= MAX_DRIVES as usize);
         let bound = cfg.host.excess_bound.0;
         let by_write = series_window.filter(|_| crate::metrics::critical_path_on(cfg));
@@ -230,12 +234,8 @@ impl FrontEnd {
             batch: cfg.ftl.multiplane != crate::config::HostMultiplane::Off,
             fold_reject: cfg.host.fold == crate::config::Fold::Reject,
             time_scale: cfg.host.time_scale,
-            page_shift: Some(stripe.page_size())
-                .filter(|ps| ps.is_power_of_two())
-                .map(u64::trailing_zeros),
-            shift: Some(stripe.page_size())
-                .filter(|ps| ps.is_power_of_two())
-                .map_or(0, u64::trailing_zeros),
+            page_shift,
+            shift: page_shift.unwrap_or(0),
             drives,
             direct,
             reqs: Vec::new(),
