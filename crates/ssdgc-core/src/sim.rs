@@ -450,6 +450,10 @@ impl Simulator {
             events,
             now: 0,
         })?;
+        // The first requests are queued before any event: their errors too.
+        if self.errors.is_raised() {
+            return Err(self.take_error());
+        }
         loop {
             let Some((t, ev)) = self.events.pop() else {
                 // The run ends only once the write buffer is on flash.
@@ -486,6 +490,10 @@ impl Simulator {
                     now: self.now,
                 });
             }
+        }
+        // Errors stored outside an event: by the final drain of the write buffer.
+        if self.errors.is_raised() {
+            return Err(self.take_error());
         }
         if self.front.outstanding() > 0 {
             return Err(SimError::Stalled(self.front.outstanding()));
@@ -863,5 +871,41 @@ mod tests {
         }
         // Nothing ran after the event that failed.
         assert_eq!(log.last(), Some(&failed), "{log:?}");
+    }
+
+    #[test]
+    fn an_error_before_the_first_event_ends_the_run_with_it() {
+        let cfg = ConfigBuilder::preset("default").unwrap().build().unwrap();
+        // A closed loop's first requests are queued before any event runs, and the scheme's
+        // first decision fails: no event is ever scheduled.
+        let records = (0..4)
+            .map(|i| IoRecord {
+                time_ns: 0,
+                op: Op::Write,
+                offset: i << 12,
+                len: 4096,
+            })
+            .collect();
+        let mut opts = RunOptions::from_config(&cfg, 1).unwrap();
+        opts.precondition = Precondition::None;
+        let wl = Workload::from_records(records, ReplayMode::ClosedLoop(2), "fails at once");
+        let mut sim = Simulator::new(&cfg, wl, opts).unwrap();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        sim.set_scheme(
+            0,
+            Box::new(FailsFrom {
+                from: 0,
+                log: log.clone(),
+            }),
+        );
+        match sim.run().expect_err("the scheme's error ends the run") {
+            SimError::Invariant { time_ns, msg } => {
+                assert_eq!(time_ns, 0);
+                assert_eq!(msg, "scheme chose GC job 7, which does not exist");
+            }
+            e => panic!("another error: {e}"),
+        }
+        // Both first requests were queued (and decided on) before the run loop.
+        assert_eq!(*log.lock().unwrap(), [0, 0]);
     }
 }
