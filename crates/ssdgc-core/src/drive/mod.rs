@@ -573,8 +573,9 @@ impl Drive {
     }
 
     /// Queues a page transaction (tagged `tag`) at the die of the page's plane and kicks that die;
-    /// `partial`: a write that covers only part of the page.
-    #[inline]
+    /// `partial`: a write that covers only part of the page. (Inlined: on the front end's direct
+    /// path a request's page is queued with its state in registers, no call.)
+    #[inline(always)]
     pub fn queue(
         &mut self,
         ev: &mut EventQueue,

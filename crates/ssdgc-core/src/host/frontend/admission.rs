@@ -171,25 +171,25 @@ impl FrontEnd {
             },
         );
         let mut immediate = 0;
-        let mut i = 0;
-        loop {
-            let lpn = a as Lpn;
-            if !write && !drive.is_mapped(lpn) {
-                // Never written: the FTL answers without touching flash.
-                self.stats.requests.unmapped_reads += 1;
-                immediate += 1;
-            } else {
+        if pending == 1 {
+            // A request of one page (the usual case): no loop, nothing kept across the call.
+            immediate =
+                self.direct_page(drive, io.events, io.now, id, a as Lpn, write, head || tail);
+        } else {
+            let mut i = 0;
+            loop {
                 let partial = (head && i == 0) || (tail && i + 1 == pending);
-                drive.queue(io.events, io.now, id, lpn, write, partial);
-            }
-            i += 1;
-            if i == pending {
-                break;
-            }
-            // The next page (after the last one, none: a request of one page takes no step).
-            a += 1;
-            if a == logical {
-                a = 0;
+                immediate +=
+                    self.direct_page(drive, io.events, io.now, id, a as Lpn, write, partial);
+                i += 1;
+                if i == pending {
+                    break;
+                }
+                // The next page (after the last one, none).
+                a += 1;
+                if a == logical {
+                    a = 0;
+                }
             }
         }
         if self.batch {
@@ -197,6 +197,30 @@ impl FrontEnd {
         }
         for _ in 0..immediate {
             self.page_done::<PLAIN>(io, id, 0, Breakdown::default());
+        }
+    }
+
+    /// Page `lpn` of request `id` on the direct path: a transaction queued at the drive, or, for a
+    /// read of a page never written, answered at once (returns 1 then, else 0).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn direct_page(
+        &mut self,
+        drive: &mut Drive,
+        events: &mut EventQueue,
+        now: SimTime,
+        id: u32,
+        lpn: Lpn,
+        write: bool,
+        partial: bool,
+    ) -> u32 {
+        if !write && !drive.is_mapped(lpn) {
+            // Never written: the FTL answers without touching flash.
+            self.stats.requests.unmapped_reads += 1;
+            1
+        } else {
+            drive.queue(events, now, id, lpn, write, partial);
+            0
         }
     }
 
