@@ -586,17 +586,13 @@ impl Synthetic {
         self.remaining -= n as u64;
         self.started = true;
         let mut rng = self.rng.clone();
-        let mut prev_end = self.prev_end;
         let len = self.fixed_len;
         let (span, align, slots, zone) = (self.span_bytes, self.align, self.slots, self.slots_zone);
-        for slot in &mut out[..n] {
-            let op = if read.draw(&mut rng) {
-                Op::Read
-            } else {
-                Op::Write
-            };
+        // One record, after one that ended at `prev_end` (`None`: the generator's first).
+        let record = |rng: &mut Xoshiro256PlusPlus, prev_end: Option<u64>| {
+            let op = if read.draw(rng) { Op::Read } else { Op::Write };
             let offset = match prev_end {
-                Some(start) if seq.draw(&mut rng) => {
+                Some(start) if seq.draw(rng) => {
                     if start.saturating_add(len) > span {
                         0
                     } else {
@@ -604,7 +600,7 @@ impl Synthetic {
                     }
                 }
                 _ => {
-                    let off = uniform_below(&mut rng, slots, zone) * align;
+                    let off = uniform_below(rng, slots, zone) * align;
                     if off + len > span {
                         (span - len) / align * align
                     } else {
@@ -612,14 +608,25 @@ impl Synthetic {
                     }
                 }
             };
-            prev_end = Some(offset + len);
-            *slot = IoRecord {
+            IoRecord {
                 time_ns: 0,
                 op,
                 offset,
                 len,
-            };
+            }
+        };
+        // The batch's first record apart: after it the previous end is known (the loop is
+        // compiled for `Some`).
+        let (first, rest) = out[..n].split_at_mut(1);
+        let r = record(&mut rng, self.prev_end);
+        first[0] = r;
+        let mut end = r.offset + len;
+        for slot in rest {
+            let r = record(&mut rng, Some(end));
+            *slot = r;
+            end = r.offset + len;
         }
+        let prev_end = Some(end);
         self.rng = rng;
         self.prev_end = prev_end;
         n
