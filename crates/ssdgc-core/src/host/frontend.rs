@@ -577,34 +577,9 @@ impl FrontEnd {
         rec: IoRecord,
         disk: Option<u64>,
     ) -> Result<(), SimError> {
-        let (first, npages, base, span) = self.pages_of::<PLAIN>(&rec, disk)?;
-        let write = rec.op == Op::Write;
-        let (head_partial, tail_partial) = if write && self.rmw {
-            let ps = self.stripe.page_size();
-            let end = rec.offset + rec.len.max(1);
-            (
-                !rec.offset.is_multiple_of(ps) || (npages == 1 && !end.is_multiple_of(ps)),
-                !end.is_multiple_of(ps),
-            )
-        } else {
-            (false, false)
-        };
-        let req = Req {
-            arrival: io.now,
-            admitted: io.now,
-            // `requests_seen` already counts this request.
-            index: self.stats.requests_seen - 1,
-            first,
-            base,
-            span,
-            pending: npages as u32,
-            write,
-            head_partial,
-            tail_partial,
-            drives: 0,
-        };
+        let req = self.new_req::<PLAIN>(io.now, &rec, disk)?;
         let write_index = self.stats.writes_seen;
-        self.stats.writes_seen += u64::from(write);
+        self.stats.writes_seen += u64::from(req.write);
         let top = std::mem::replace(&mut self.free_top, NO_ID);
         let id = match Some(top)
             .filter(|&t| t != NO_ID)
@@ -638,6 +613,74 @@ impl FrontEnd {
             self.waiting.push_back(id);
         }
         Ok(())
+    }
+
+    /// The request of record `rec` (of disk `disk`, with per-disk traces) arriving at `now`, or the
+    /// error of its addresses.
+    #[inline(always)]
+    fn new_req<const PLAIN: bool>(
+        &self,
+        now: SimTime,
+        rec: &IoRecord,
+        disk: Option<u64>,
+    ) -> Result<Req, SimError> {
+        let (first, npages, base, span) = self.pages_of::<PLAIN>(rec, disk)?;
+        let write = rec.op == Op::Write;
+        let (head_partial, tail_partial) = if write && self.rmw {
+            let ps = self.stripe.page_size();
+            let end = rec.offset + rec.len.max(1);
+            (
+                !rec.offset.is_multiple_of(ps) || (npages == 1 && !end.is_multiple_of(ps)),
+                !end.is_multiple_of(ps),
+            )
+        } else {
+            (false, false)
+        };
+        Ok(Req {
+            arrival: now,
+            admitted: now,
+            // `requests_seen` already counts this request.
+            index: self.stats.requests_seen - 1,
+            first,
+            base,
+            span,
+            pending: npages as u32,
+            write,
+            head_partial,
+            tail_partial,
+            drives: 0,
+        })
+    }
+
+    /// The plain run: request `id` completed and no request waits for a device-queue slot. The next
+    /// request is issued as [`FrontEnd::submit`] would, into what the completed one leaves: its id
+    /// (the one `submit` would take, freed last), its place among the outstanding requests, and
+    /// its device-queue slot, where it is admitted at once. When there is none, the id is freed.
+    #[inline(always)]
+    fn reissue_plain(&mut self, io: &mut Io, id: u32) {
+        let next = self.next_record().and_then(|r| {
+            r.map(|rec| self.new_req::<true>(io.now, &rec, None))
+                .transpose()
+        });
+        match next {
+            Ok(Some(req)) => {
+                // (A slot is free: the completed request's.)
+                debug_assert!(self.in_device < self.queue_depth);
+                self.stats.writes_seen += u64::from(req.write);
+                self.reqs[id as usize] = req;
+                self.admit::<true>(io, id);
+                self.prefetch_ahead(io);
+            }
+            Ok(None) => {
+                self.free_id(id);
+                self.outstanding -= 1;
+            }
+            Err(e) => {
+                self.free_id(id);
+                self.outstanding -= 1;
+                self.error.keep(e);
+            }
+        }
     }
 
     /// Keeps what the log and the series need of request `id`.
@@ -811,13 +854,19 @@ impl FrontEnd {
         if !PLAIN && self.extras {
             self.record_extras(id, io.now, lat, &bd);
         }
-        self.free_id(id);
         self.in_device -= 1;
-        self.outstanding -= 1;
-        if let Some(next) = self.waiting.pop_front() {
-            self.admit::<PLAIN>(io, next);
+        // The usual completion of the plain run: the next request is issued in its place.
+        let reissued = PLAIN && self.waiting.is_empty();
+        if reissued {
+            self.reissue_plain(io, id);
+        } else {
+            self.free_id(id);
+            self.outstanding -= 1;
+            if let Some(next) = self.waiting.pop_front() {
+                self.admit::<PLAIN>(io, next);
+            }
         }
-        if PLAIN || matches!(self.workload.mode, ReplayMode::ClosedLoop(_)) {
+        if !reissued && (PLAIN || matches!(self.workload.mode, ReplayMode::ClosedLoop(_))) {
             match self.issue_closed_loop::<PLAIN>(io) {
                 Ok(true) => {}
                 Ok(false) => {
