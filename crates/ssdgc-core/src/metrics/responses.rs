@@ -131,11 +131,13 @@ impl Responses {
                 self.first_of(class, lat);
             }
         }
-        if write {
-            self.write.record(lat);
+        // (One copy of the update, on the class's statistics.)
+        let stats = if write {
+            &mut self.write
         } else {
-            self.read.record(lat);
-        }
+            &mut self.read
+        };
+        stats.record(lat);
         if lat > self.bound {
             self.excess(lat - self.bound);
         }
