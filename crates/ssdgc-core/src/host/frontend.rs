@@ -120,6 +120,8 @@ pub(crate) struct FrontEnd {
     fold_reject: bool,
     time_scale: f64,
     stripe: Stripe,
+    /// The array's logical pages (`stripe.logical_pages()`, read per request).
+    logical: u64,
     /// log2 of the page size when it is a power of two (a shift then divides by it).
     page_shift: Option<u32>,
     /// `page_shift`'s value, 0 when there is none (read only by the plain run, whose page size is
@@ -281,6 +283,7 @@ impl FrontEnd {
             request_sink: None,
             extras: false,
             plain: false,
+            logical: stripe.logical_pages(),
             stripe,
         }
     }
@@ -517,7 +520,7 @@ impl FrontEnd {
         let last = self.page_of::<PLAIN>(rec.offset + rec.len.max(1) - 1);
         let (base, span) = match &self.disks {
             Some(m) if !PLAIN => self.region(m, disk)?,
-            _ => (0, self.stripe.logical_pages()),
+            _ => (0, self.logical),
         };
         if last >= span && self.fold_reject {
             return Err(self.beyond(rec.offset, rec.len, disk, span));
@@ -713,7 +716,7 @@ impl FrontEnd {
         if !self.read_ahead {
             return;
         }
-        let logical = self.stripe.logical_pages();
+        let logical = self.logical;
         let lpn = |r: &IoRecord| {
             let p = self.page_of::<false>(r.offset);
             (if p < logical { p } else { p % logical }) as Lpn

@@ -152,7 +152,7 @@ impl FrontEnd {
         let (first, pending, write) = (r.first, r.pending, r.write);
         debug_assert!(pending > 0);
         let (head, tail) = (r.head_partial, r.tail_partial);
-        let logical = self.stripe.logical_pages();
+        let logical = self.logical;
         // (Folded only when beyond the space: no division for most requests.)
         let mut a = if first < logical {
             first
