@@ -158,7 +158,8 @@ impl Ahead {
     #[inline(always)]
     fn pop(&mut self) -> Option<IoRecord> {
         (self.len > 0).then(|| {
-            let r = self.buf[self.head];
+            // (`head` is below `SLOTS`: the remainder is `head`, and no bounds check is needed.)
+            let r = self.buf[self.head % SLOTS];
             self.head += 1;
             self.len -= 1;
             r
