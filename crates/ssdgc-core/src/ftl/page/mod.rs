@@ -284,7 +284,7 @@ impl PageFtl {
     /// host write queued now and served later.
     #[inline(always)]
     pub fn prefetch_lpn(&self, lpn: Lpn) {
-        prefetch_index(&self.l2p[..], lpn as usize);
+        self.l2p.view().prefetch(lpn as usize);
     }
 
     /// A host write of `lpn` in `plane` ([`FtlMechanism::host_write_in`]), then a cache hint for
@@ -302,24 +302,24 @@ impl PageFtl {
         debug_assert_eq!(plane, self.plane_of(lpn));
         let at = self.allocate_at(plane, Stream::Host)?;
         let ppn = at.ppn;
-        // The table entries first, each table's view taken once (a huge-page table's view is
-        // checked each time it is taken: `table.rs`); then the blocks' counts, in the order of
-        // `invalidate` and `fill_page` (the victim index sees the counts, never the tables).
+        // The table entries first, each table viewed once (`table.rs`); then the blocks' counts,
+        // in the order of `invalidate` and `fill_page` (the victim index sees the counts, never
+        // the tables).
         let (old, ahead_old) = {
-            let (l2p, p2l): (&mut [u32], &mut [u32]) = (&mut self.l2p, &mut self.p2l);
-            let old = std::mem::replace(&mut l2p[lpn as usize], ppn);
+            let (mut l2p, mut p2l) = (self.l2p.view_mut(), self.p2l.view_mut());
+            let old = l2p.replace(lpn as usize, ppn);
             if old & BUFFERED == 0 {
-                debug_assert!(p2l[old as usize] != NO_PAGE);
-                p2l[old as usize] = NO_PAGE;
+                debug_assert!(p2l.at(old as usize) != NO_PAGE);
+                p2l.set(old as usize, NO_PAGE);
             }
-            debug_assert_eq!(p2l[ppn as usize], NO_PAGE);
-            p2l[ppn as usize] = lpn;
+            debug_assert_eq!(p2l.at(ppn as usize), NO_PAGE);
+            p2l.set(ppn as usize, lpn);
             // `NO_PAGE` has the `BUFFERED` bit set: neither has a flash page to prefetch.
             let ahead_old = ahead
-                .and_then(|a| l2p.get(a as usize).copied())
+                .and_then(|a| l2p.get(a as usize))
                 .filter(|&o| o & BUFFERED == 0);
             if let Some(o) = ahead_old {
-                prefetch_index(&*p2l, o as usize);
+                p2l.prefetch(o as usize);
             }
             (old, ahead_old)
         };
@@ -349,13 +349,13 @@ impl PageFtl {
     /// nothing.
     #[inline(always)]
     pub fn prefetch_overwrite_ahead(&self, lpn: Lpn) {
-        let Some(&old) = self.l2p.get(lpn as usize) else {
+        let Some(old) = self.l2p.view().get(lpn as usize) else {
             return;
         };
         if old & BUFFERED != 0 {
             return;
         }
-        prefetch_index(&self.p2l[..], old as usize);
+        self.p2l.view().prefetch(old as usize);
         let gb = self.geo.global_block(old);
         prefetch_index(&self.valid, gb as usize);
         prefetch_index(&self.last_modified, gb as usize);
@@ -370,9 +370,9 @@ impl PageFtl {
     /// valid: for a GC move of it a few moves later (the move rewrites that entry). Changes nothing.
     #[inline(always)]
     pub fn prefetch_relocation(&self, ppn: Ppn) {
-        if let Some(&lpn) = self.p2l.get(ppn as usize) {
+        if let Some(lpn) = self.p2l.view().get(ppn as usize) {
             if lpn != NO_PAGE {
-                prefetch_index(&self.l2p[..], lpn as usize);
+                self.l2p.view().prefetch(lpn as usize);
             }
         }
     }
