@@ -114,6 +114,20 @@ impl Greedy {
         self.move_down(block);
     }
 
+    /// A page of `block`, which had `old_valid` valid pages, was invalidated, `block` a candidate
+    /// or not: a candidate moves down one bucket ([`Greedy::invalidated`]); any other block is in
+    /// no bucket, and nothing changes. The candidates are exactly the FTL's full blocks, so the
+    /// FTL need not read the block's state first.
+    #[inline(always)]
+    pub fn page_invalidated(&mut self, block: u32, old_valid: u16) {
+        let b = self.nodes[block as usize].bucket;
+        if b == NIL || b == 0 {
+            return;
+        }
+        debug_assert_eq!(b, old_valid as u32);
+        self.move_down(block);
+    }
+
     /// Candidate `block` leaves its bucket for the head of the one below, its node read once
     /// and written once (by [`Greedy::push`]).
     #[inline(always)]

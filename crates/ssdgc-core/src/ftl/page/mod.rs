@@ -154,13 +154,14 @@ impl PageFtl {
         debug_assert!(old > 0);
         self.valid[gb] = old - 1;
         self.last_modified[gb] = self.clock;
+        let (plane, local) = self.geo.split_block(gb as u32);
+        if let PlaneIndex::Greedy(g) = &mut self.planes[plane as usize].victim {
+            // Greedy needs no view: no view built, no dynamic dispatch; and no state read, as its
+            // candidates are exactly the full blocks (it ignores any other).
+            g.page_invalidated(local, old);
+            return;
+        }
         if self.state[gb] == BlockState::Full {
-            let (plane, local) = self.geo.split_block(gb as u32);
-            if let PlaneIndex::Greedy(g) = &mut self.planes[plane as usize].victim {
-                // Greedy needs no view: no view built, no dynamic dispatch.
-                g.invalidated(local, old);
-                return;
-            }
             self.with_victim_index(plane, |index, view| index.on_invalidate(local, old, view));
         }
     }
