@@ -149,12 +149,33 @@ impl PageFtl {
     /// page.
     #[inline(always)]
     fn invalidated(&mut self, ppn: Ppn) {
-        let gb = self.geo.global_block(ppn) as usize;
+        let gb = self.geo.global_block(ppn);
+        let (plane, local) = self.geo.split_block(gb);
+        self.invalidated_block(gb as usize, plane, local);
+    }
+
+    /// [`Self::invalidated`] of a page of `plane`, which the caller knows: a host write's
+    /// superseded page, as a logical page stays in its statically allocated plane (`check_all`).
+    /// Its block's place in the plane is found without a division.
+    #[inline(always)]
+    fn invalidated_in(&mut self, plane: u32, ppn: Ppn) {
+        let gb = self.geo.global_block(ppn);
+        debug_assert_eq!(
+            self.geo.split_block(gb).0,
+            plane,
+            "page {ppn} outside plane {plane}"
+        );
+        let local = gb - plane * self.geo.blocks_per_plane;
+        self.invalidated_block(gb as usize, plane, local);
+    }
+
+    /// [`Self::invalidated`] of a page of block `gb` (drive-wide), block `local` of `plane`.
+    #[inline(always)]
+    fn invalidated_block(&mut self, gb: usize, plane: u32, local: u32) {
         let old = self.valid[gb];
         debug_assert!(old > 0);
         self.valid[gb] = old - 1;
         self.last_modified[gb] = self.clock;
-        let (plane, local) = self.geo.split_block(gb as u32);
         if let PlaneIndex::Greedy(g) = &mut self.planes[plane as usize].victim {
             // Greedy needs no view: no view built, no dynamic dispatch; and no state read, as its
             // candidates are exactly the full blocks (it ignores any other).
@@ -331,7 +352,7 @@ impl PageFtl {
             // The buffered copy is superseded; its queue entry is skipped when committed.
             self.planes[plane as usize].buffered_live -= 1;
         } else if old != NO_PAGE {
-            self.invalidated(old);
+            self.invalidated_in(plane, old);
         }
         self.filled_in(at.gb, at.last);
         if let Some(o) = ahead_old {
