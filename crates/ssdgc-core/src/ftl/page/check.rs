@@ -73,6 +73,13 @@ impl PageFtl {
                 .free
                 .check(&self.erase_count[range])
                 .map_err(|e| format!("plane {p}: {e}"))?;
+            if ps.free_len as usize != pooled.len() {
+                return Err(format!(
+                    "plane {p}: the pool holds {} blocks but counts {}",
+                    pooled.len(),
+                    ps.free_len
+                ));
+            }
             if free != pooled.len() {
                 return Err(format!(
                     "plane {p}: {free} free blocks but the pool holds {}",

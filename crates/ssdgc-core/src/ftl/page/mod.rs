@@ -65,6 +65,9 @@ struct WritePoint {
 
 struct PlaneState {
     free: FreePool,
+    /// Blocks in `free`, kept beside it: read by every GC decision ([`FtlView::free_blocks`])
+    /// without the pool's dispatch on its order.
+    free_len: u32,
     /// Write points, indexed by the layout's slot of each stream.
     wp: [WritePoint; STREAMS],
     victim: PlaneIndex,
@@ -107,6 +110,7 @@ impl PageFtl {
         let planes = (0..geo.planes)
             .map(|_| PlaneState {
                 free: FreePool::new(params.pool, geo.blocks_per_plane),
+                free_len: geo.blocks_per_plane,
                 wp: [WritePoint {
                     block: NO_BLOCK,
                     next: 0,
@@ -447,7 +451,7 @@ impl FtlView for PageFtl {
 
     #[inline(always)]
     fn free_blocks(&self, plane: u32) -> u32 {
-        self.planes[plane as usize].free.len() as u32
+        self.planes[plane as usize].free_len
     }
 
     fn free_pages(&self, plane: u32) -> u64 {
@@ -459,7 +463,7 @@ impl FtlView for PageFtl {
             .filter(|w| w.block != NO_BLOCK)
             .map(|w| ppb - w.next as u64)
             .sum();
-        ps.free.len() as u64 * ppb + open
+        u64::from(ps.free_len) * ppb + open
     }
 
     #[inline]
@@ -731,9 +735,9 @@ impl FtlMechanism for PageFtl {
         assert_eq!(self.state[gb], BlockState::Erasing);
         self.state[gb] = BlockState::Free;
         self.erase_count[gb] += 1;
-        self.planes[plane as usize]
-            .free
-            .put(block, self.erase_count[gb]);
+        let ps = &mut self.planes[plane as usize];
+        ps.free.put(block, self.erase_count[gb]);
+        ps.free_len += 1;
     }
 }
 

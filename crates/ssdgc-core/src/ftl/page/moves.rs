@@ -108,7 +108,8 @@ impl PageFtl {
             .free
             .take(self.streams.take(stream))
             .ok_or(FtlError::OutOfBlocks { plane })?;
-        self.free_low = self.free_low.min(ps.free.len() as u32);
+        ps.free_len -= 1;
+        self.free_low = self.free_low.min(ps.free_len);
         let gb = (plane * bpp + b) as usize;
         debug_assert_eq!(self.state[gb], BlockState::Free);
         self.state[gb] = BlockState::Open;

@@ -73,6 +73,7 @@ impl PageFtl {
     fn fresh_plane(&self, like: &PlaneState) -> PlaneState {
         PlaneState {
             free: like.free.clone(),
+            free_len: like.free_len,
             wp: [WritePoint {
                 block: NO_BLOCK,
                 next: 0,

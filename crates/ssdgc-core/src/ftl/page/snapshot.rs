@@ -200,6 +200,7 @@ impl PageFtl {
                     }
                 }
             };
+            ps.free_len = ps.free.len() as u32;
             ps.wp = s
                 .write_points
                 .map(|(block, next)| WritePoint { block, next });
