@@ -31,19 +31,19 @@ impl PageFtl {
         let base = self.geo.ppn(plane, block, 0);
         let slot = self.streams.slot(Stream::Gc);
         {
-            let (l2p, p2l): (&[u32], &[u32]) = (&self.l2p, &self.p2l);
+            let (l2p, p2l) = (self.l2p.view(), self.p2l.view());
             for p in from..(from + LOOKAHEAD).min(ppb) {
-                let lpn = p2l[(base + p) as usize];
+                let lpn = p2l.at((base + p) as usize);
                 if lpn != NO_PAGE {
-                    prefetch_index(l2p, lpn as usize);
+                    l2p.prefetch(lpn as usize);
                 }
             }
         }
         let mut moved = 0;
         let mut page = from;
         loop {
-            let p2l: &[u32] = &self.p2l;
-            let Some(p) = (page..ppb).find(|&p| p2l[(base + p) as usize] != NO_PAGE) else {
+            let p2l = self.p2l.view();
+            let Some(p) = (page..ppb).find(|&p| p2l.at((base + p) as usize) != NO_PAGE) else {
                 break;
             };
             page = p;

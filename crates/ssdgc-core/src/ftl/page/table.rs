@@ -71,6 +71,12 @@ pub struct View<'a>(&'a [Raw]);
 pub struct ViewMut<'a>(&'a mut [Raw]);
 
 impl View<'_> {
+    /// Entry `i` (panics beyond the table, as indexing does).
+    #[inline(always)]
+    pub fn at(self, i: usize) -> u32 {
+        u32::from_ne_bytes(self.0[i])
+    }
+
     /// Entry `i`, or `None` beyond the table.
     #[inline(always)]
     pub fn get(self, i: usize) -> Option<u32> {
@@ -212,6 +218,7 @@ mod tests {
                 (v.get(0), v.get(3), v.get(n)),
                 (Some(u32::MAX - 1), Some(0x0102_0304), None)
             );
+            assert_eq!(v.at(n - 1), 11);
         }
     }
 }
