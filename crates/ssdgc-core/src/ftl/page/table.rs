@@ -90,7 +90,32 @@ impl View<'_> {
     }
 }
 
-impl ViewMut<'_> {
+impl<'a> ViewMut<'a> {
+    /// The entries of `s` as a view (for tests of the paths that take views).
+    #[cfg(test)]
+    pub fn of(s: &'a mut [u32]) -> ViewMut<'a> {
+        ViewMut(bytemuck::cast_slice_mut(s))
+    }
+
+    /// Number of entries.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The `n` entries from `a` and the `n` from `b`, two ranges that must not overlap (two
+    /// blocks' P2L entries), both writable (panics when they overlap or pass the table's end).
+    #[inline(always)]
+    pub fn two_ranges(self, a: usize, b: usize, n: usize) -> (ViewMut<'a>, ViewMut<'a>) {
+        if a < b {
+            let (lo, hi) = self.0.split_at_mut(b);
+            (ViewMut(&mut lo[a..a + n]), ViewMut(&mut hi[..n]))
+        } else {
+            let (lo, hi) = self.0.split_at_mut(a);
+            (ViewMut(&mut hi[..n]), ViewMut(&mut lo[b..b + n]))
+        }
+    }
+
     /// Entry `i`, or `None` beyond the table.
     #[inline(always)]
     pub fn get(&self, i: usize) -> Option<u32> {
@@ -219,6 +244,18 @@ mod tests {
                 (Some(u32::MAX - 1), Some(0x0102_0304), None)
             );
             assert_eq!(v.at(n - 1), 11);
+        }
+    }
+
+    #[test]
+    fn two_ranges_are_the_ranges_asked_for_in_either_order() {
+        let mut t: Vec<u32> = (0..40).collect();
+        for (a, b) in [(8, 24), (24, 8), (0, 32), (32, 0), (8, 16), (16, 8)] {
+            let (x, y) = ViewMut::of(&mut t).two_ranges(a, b, 8);
+            assert_eq!((x.len(), y.len()), (8, 8));
+            for i in 0..8 {
+                assert_eq!((x.at(i), y.at(i)), ((a + i) as u32, (b + i) as u32));
+            }
         }
     }
 }
