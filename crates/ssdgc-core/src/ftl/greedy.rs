@@ -176,7 +176,7 @@ impl VictimPolicy for Greedy {
         if self.nodes[block as usize].bucket != NIL {
             return;
         }
-        let v = view.valid[block as usize] as usize;
+        let v = view.valid(block as usize) as usize;
         debug_assert!(v < self.head.len(), "valid count above pages_per_block");
         self.push(block, v);
         self.len += 1;

@@ -8,7 +8,7 @@
 //! victim index ([`super::candidates`]).
 //!
 //! Memory: 4 bytes per logical page (L2P) and 4 bytes per physical page (P2L; `NO_PAGE` marks an
-//! invalid or free page, so no separate valid bitmap is needed), plus 15 bytes per block. The two
+//! invalid or free page, so no separate valid bitmap is needed), plus 20 bytes per block. The two
 //! tables of a large drive are on transparent huge pages where the system offers them (`table.rs`).
 //!
 //! When not to use it: to study a drive whose DRAM cannot hold a page-level map (hybrid log-block
@@ -30,7 +30,7 @@ use std::collections::VecDeque;
 
 use prefetch_index::prefetch_index;
 
-use super::candidates::{CandidateIndex, CandidateIndexKind, PlaneIndex, PlaneView};
+use super::candidates::{BlockInfo, CandidateIndex, CandidateIndexKind, PlaneIndex, PlaneView};
 use super::params::{FtlParams, Trigger};
 use super::pool::FreePool;
 use super::seam::{BlockMoves, FtlMechanism, FtlView, GcAhead};
@@ -86,10 +86,10 @@ pub struct PageFtl {
     l2p: PageTable,
     /// Physical to logical.
     p2l: PageTable,
-    valid: Vec<u16>,
+    /// Each block's valid count, clock and state, in one record: a host write updates all it
+    /// needs of a block in one place.
+    blocks: Vec<BlockInfo>,
     erase_count: Vec<u32>,
-    last_modified: Vec<u64>,
-    state: Vec<BlockState>,
     planes: Vec<PlaneState>,
     /// Logical clock: page programs so far.
     clock: u64,
@@ -127,10 +127,8 @@ impl PageFtl {
             alloc: StaticAllocator::new(params.allocation, geo),
             l2p: PageTable::filled(geo.logical_pages as usize, NO_PAGE),
             p2l: PageTable::filled(geo.physical_pages as usize, NO_PAGE),
-            valid: vec![0; nblocks],
+            blocks: vec![BlockInfo::FREE; nblocks],
             erase_count: vec![0; nblocks],
-            last_modified: vec![0; nblocks],
-            state: vec![BlockState::Free; nblocks],
             planes,
             clock: 0,
             trigger: params.trigger,
@@ -176,17 +174,17 @@ impl PageFtl {
     /// [`Self::invalidated`] of a page of block `gb` (drive-wide), block `local` of `plane`.
     #[inline(always)]
     fn invalidated_block(&mut self, gb: usize, plane: u32, local: u32) {
-        let old = self.valid[gb];
+        let old = self.blocks[gb].valid;
         debug_assert!(old > 0);
-        self.valid[gb] = old - 1;
-        self.last_modified[gb] = self.clock;
+        self.blocks[gb].valid = old - 1;
+        self.blocks[gb].last_modified = self.clock;
         if let PlaneIndex::Greedy(g) = &mut self.planes[plane as usize].victim {
             // Greedy needs no view: no view built, no dynamic dispatch; and no state read, as its
             // candidates are exactly the full blocks (it ignores any other).
             g.page_invalidated(local, old);
             return;
         }
-        if self.state[gb] == BlockState::Full {
+        if self.blocks[gb].state == BlockState::Full {
             self.with_victim_index(plane, |index, view| index.on_invalidate(local, old, view));
         }
     }
@@ -229,9 +227,8 @@ impl PageFtl {
     ) -> R {
         let r = self.plane_range(plane);
         let view = PlaneView {
-            valid: &self.valid[r.clone()],
-            erase_count: &self.erase_count[r.clone()],
-            last_modified: &self.last_modified[r],
+            blocks: &self.blocks[r.clone()],
+            erase_count: &self.erase_count[r],
             now: self.clock,
             pages_per_block: self.geo.pages_per_block,
         };
@@ -298,9 +295,9 @@ impl PageFtl {
     #[inline(always)]
     fn filled_in(&mut self, gb: u32, last: bool) {
         let gb = gb as usize;
-        self.valid[gb] += 1;
+        self.blocks[gb].valid += 1;
         self.clock += 1;
-        self.last_modified[gb] = self.clock;
+        self.blocks[gb].last_modified = self.clock;
         if last {
             self.close_block(gb);
         }
@@ -361,9 +358,7 @@ impl PageFtl {
         self.filled_in(at.gb, at.last);
         if let Some(o) = ahead_old {
             let gb = self.geo.global_block(o) as usize;
-            prefetch_index(&self.valid, gb);
-            prefetch_index(&self.last_modified, gb);
-            prefetch_index(&self.state, gb);
+            prefetch_index(&self.blocks, gb);
         }
         Ok(ppn)
     }
@@ -383,9 +378,7 @@ impl PageFtl {
         }
         self.p2l.view().prefetch(old as usize);
         let gb = self.geo.global_block(old);
-        prefetch_index(&self.valid, gb as usize);
-        prefetch_index(&self.last_modified, gb as usize);
-        prefetch_index(&self.state, gb as usize);
+        prefetch_index(&self.blocks, gb as usize);
         let (plane, local) = self.geo.split_block(gb);
         if let Some(p) = self.planes.get(plane as usize) {
             p.victim.prefetch(local);
@@ -405,8 +398,8 @@ impl PageFtl {
 
     /// A block whose last page has been written (or skipped) becomes a victim candidate.
     fn close_block(&mut self, gb: usize) {
-        debug_assert_eq!(self.state[gb], BlockState::Open);
-        self.state[gb] = BlockState::Full;
+        debug_assert_eq!(self.blocks[gb].state, BlockState::Open);
+        self.blocks[gb].state = BlockState::Full;
         let (plane, local) = self.geo.split_block(gb as u32);
         self.with_victim_index(plane, |index, view| index.on_full(local, view));
     }
@@ -548,11 +541,11 @@ impl FtlView for PageFtl {
 
     #[inline]
     fn valid_pages(&self, global_block: u32) -> u32 {
-        self.valid[global_block as usize] as u32
+        self.blocks[global_block as usize].valid as u32
     }
 
     fn block_state(&self, global_block: u32) -> BlockState {
-        self.state[global_block as usize]
+        self.blocks[global_block as usize].state
     }
 
     fn erase_counts(&self) -> &[u32] {
@@ -572,17 +565,16 @@ impl FtlView for PageFtl {
         }
         let r = self.plane_range(plane);
         let view = PlaneView {
-            valid: &self.valid[r.clone()],
+            blocks: &self.blocks[r.clone()],
             erase_count: &self.erase_count[r.clone()],
-            last_modified: &self.last_modified[r.clone()],
             now: self.clock,
             pages_per_block: self.geo.pages_per_block,
         };
         match ps.victim.fewest_valid(&view) {
             Some(v) => Some(u32::from(v)),
             None => r
-                .filter(|&gb| self.state[gb] == BlockState::Full)
-                .map(|gb| u32::from(self.valid[gb]))
+                .filter(|&gb| self.blocks[gb].state == BlockState::Full)
+                .map(|gb| u32::from(self.blocks[gb].valid))
                 .min(),
         }
     }
@@ -643,22 +635,22 @@ impl FtlMechanism for PageFtl {
         let b = self.with_victim_index(plane, |index, view| index.pick(view, rng))?;
         let gb = (plane * self.geo.blocks_per_plane + b) as usize;
         assert_eq!(
-            self.state[gb],
+            self.blocks[gb].state,
             BlockState::Full,
             "victim policy returned a block that is not a candidate"
         );
-        self.state[gb] = BlockState::Victim;
+        self.blocks[gb].state = BlockState::Victim;
         Some(b)
     }
 
     fn return_victim(&mut self, plane: u32, block: u32) {
         let gb = (plane * self.geo.blocks_per_plane + block) as usize;
         assert_eq!(
-            self.state[gb],
+            self.blocks[gb].state,
             BlockState::Victim,
             "returning a block that is not a victim"
         );
-        self.state[gb] = BlockState::Full;
+        self.blocks[gb].state = BlockState::Full;
         self.with_victim_index(plane, |index, view| index.on_full(block, view));
     }
 
@@ -722,18 +714,21 @@ impl FtlMechanism for PageFtl {
     fn begin_erase(&mut self, plane: u32, block: u32) {
         let gb = (plane * self.geo.blocks_per_plane + block) as usize;
         assert_eq!(
-            self.state[gb],
+            self.blocks[gb].state,
             BlockState::Victim,
             "erasing a block that is not a victim"
         );
-        assert_eq!(self.valid[gb], 0, "erasing a block that holds valid data");
-        self.state[gb] = BlockState::Erasing;
+        assert_eq!(
+            self.blocks[gb].valid, 0,
+            "erasing a block that holds valid data"
+        );
+        self.blocks[gb].state = BlockState::Erasing;
     }
 
     fn finish_erase(&mut self, plane: u32, block: u32) {
         let gb = (plane * self.geo.blocks_per_plane + block) as usize;
-        assert_eq!(self.state[gb], BlockState::Erasing);
-        self.state[gb] = BlockState::Free;
+        assert_eq!(self.blocks[gb].state, BlockState::Erasing);
+        self.blocks[gb].state = BlockState::Free;
         self.erase_count[gb] += 1;
         let ps = &mut self.planes[plane as usize];
         ps.free.put(block, self.erase_count[gb]);

@@ -22,7 +22,7 @@ impl PageFtl {
         let ppb = self.geo.pages_per_block;
         let bpp = self.geo.blocks_per_plane;
         let src_gb = (plane * bpp + block) as usize;
-        if self.hc.is_on() || self.state[src_gb] != BlockState::Victim {
+        if self.hc.is_on() || self.blocks[src_gb].state != BlockState::Victim {
             // With hot/cold separation each page's stream is its own; a block that is not a
             // victim has its invalidations told to the victim index: one page at a time.
             return relocate_each(self, plane, block, from);
@@ -79,10 +79,10 @@ impl PageFtl {
             if n > 0 {
                 // As each move left them: the victim's clock is the one of its last
                 // invalidation, before the last program.
-                self.valid[src_gb] -= n as u16;
-                self.last_modified[src_gb] = clock - 1;
-                self.valid[dst_gb] += n as u16;
-                self.last_modified[dst_gb] = clock;
+                self.blocks[src_gb].valid -= n as u16;
+                self.blocks[src_gb].last_modified = clock - 1;
+                self.blocks[dst_gb].valid += n as u16;
+                self.blocks[dst_gb].last_modified = clock;
                 moved += n;
             }
             self.clock = clock;
@@ -112,8 +112,8 @@ impl PageFtl {
         ps.free_len -= 1;
         self.free_low = self.free_low.min(ps.free_len);
         let gb = (plane * bpp + b) as usize;
-        debug_assert_eq!(self.state[gb], BlockState::Free);
-        self.state[gb] = BlockState::Open;
+        debug_assert_eq!(self.blocks[gb].state, BlockState::Free);
+        self.blocks[gb].state = BlockState::Open;
         let wp = &mut ps.wp[self.streams.slot(stream)];
         wp.block = b;
         wp.next = 0;
