@@ -21,7 +21,7 @@ use ssdgc_core::ageing::{self as precondition, Precondition};
 use ssdgc_core::config::{Config, ConfigBuilder};
 use ssdgc_core::engine::{Event, EventQueue};
 use ssdgc_core::flash::Geometry;
-use ssdgc_core::ftl::Ftl;
+use ssdgc_core::ftl::{BlockInfo, BlockState, Ftl};
 use ssdgc_core::gc;
 use ssdgc_core::gc::victim::greedy::Greedy;
 use ssdgc_core::gc::victim::{PlaneView, VictimPolicy};
@@ -134,16 +134,19 @@ fn ftl_benches(c: &mut Criterion) {
 fn victim_benches(c: &mut Criterion) {
     const BLOCKS: u32 = 2048;
     const PPB: u32 = 256;
-    let mut valid = vec![PPB as u16; BLOCKS as usize];
+    let full = BlockInfo {
+        last_modified: 0,
+        valid: PPB as u16,
+        state: BlockState::Full,
+    };
+    let mut blocks = vec![full; BLOCKS as usize];
     let erase = vec![0u32; BLOCKS as usize];
-    let modified = vec![0u64; BLOCKS as usize];
     let mut greedy = Greedy::new(BLOCKS, PPB);
     let mut rng = rng_for(3, 5);
     for b in 0..BLOCKS {
         let v = PlaneView {
-            valid: &valid,
+            blocks: &blocks,
             erase_count: &erase,
-            last_modified: &modified,
             now: 0,
             pages_per_block: PPB,
         };
@@ -151,30 +154,28 @@ fn victim_benches(c: &mut Criterion) {
     }
     // One random invalidation in a block that still has valid pages; every PPB invalidations the
     // greedy victim is picked and refilled (it re-enters as a full block with every page valid).
-    let churn = |valid: &mut Vec<u16>, greedy: &mut Greedy, rng: &mut SimRng, step: u64| {
+    let churn = |blocks: &mut Vec<BlockInfo>, greedy: &mut Greedy, rng: &mut SimRng, step: u64| {
         let block = loop {
             let b = rng.gen_range(0..BLOCKS);
-            if valid[b as usize] > 0 {
+            if blocks[b as usize].valid > 0 {
                 break b;
             }
         };
-        let old = valid[block as usize];
-        valid[block as usize] = old - 1;
+        let old = blocks[block as usize].valid;
+        blocks[block as usize].valid = old - 1;
         let v = PlaneView {
-            valid,
+            blocks,
             erase_count: &erase,
-            last_modified: &modified,
             now: step,
             pages_per_block: PPB,
         };
         greedy.on_invalidate(block, old, &v);
         if step.is_multiple_of(PPB as u64) {
             let victim = greedy.pick(&v, rng).expect("candidates");
-            valid[victim as usize] = PPB as u16;
+            blocks[victim as usize].valid = PPB as u16;
             let v = PlaneView {
-                valid,
+                blocks,
                 erase_count: &erase,
-                last_modified: &modified,
                 now: step,
                 pages_per_block: PPB,
             };
@@ -184,7 +185,7 @@ fn victim_benches(c: &mut Criterion) {
     // Reach a steady mix of valid counts before measuring.
     let mut step = 1u64;
     for _ in 0..BLOCKS as u64 * PPB as u64 * 2 {
-        churn(&mut valid, &mut greedy, &mut rng, step);
+        churn(&mut blocks, &mut greedy, &mut rng, step);
         step += 1;
     }
     let mut g = c.benchmark_group("victim");
@@ -193,7 +194,7 @@ fn victim_benches(c: &mut Criterion) {
         .throughput(Throughput::Elements(1));
     g.bench_function("greedy_churn", |b| {
         b.iter(|| {
-            churn(&mut valid, &mut greedy, &mut rng, step);
+            churn(&mut blocks, &mut greedy, &mut rng, step);
             step += 1;
         })
     });

@@ -139,6 +139,7 @@ pub fn waf_random(spare_factor: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ftl::BlockInfo;
     use crate::gc::victim::{PlaneView, VictimKind, VictimPolicy};
     use crate::rng::rng_for;
     use rand::Rng;
@@ -265,9 +266,8 @@ mod tests {
         ppb: u32,
         map: Vec<u32>,
         owner: Vec<u32>,
-        valid: Vec<u16>,
+        blocks: Vec<BlockInfo>,
         erase: Vec<u32>,
-        lm: Vec<u64>,
         now: u64,
         free: Vec<u32>,
         open: u32,
@@ -286,9 +286,8 @@ mod tests {
                 ppb,
                 map: vec![NIL; lpns as usize],
                 owner: vec![NIL; total],
-                valid: vec![0; blocks as usize],
+                blocks: vec![BlockInfo::FREE; blocks as usize],
                 erase: vec![0; blocks as usize],
-                lm: vec![0; blocks as usize],
                 now: 0,
                 free: (1..blocks).rev().collect(),
                 open: 0,
@@ -304,8 +303,8 @@ mod tests {
             self.next += 1;
             self.owner[ppn as usize] = lpn;
             self.map[lpn as usize] = ppn;
-            self.valid[self.open as usize] += 1;
-            self.lm[self.open as usize] = self.now;
+            self.blocks[self.open as usize].valid += 1;
+            self.blocks[self.open as usize].last_modified = self.now;
             self.programs += 1;
             self.now += 1;
         }
@@ -315,25 +314,23 @@ mod tests {
             if old != NIL {
                 self.owner[old as usize] = NIL;
                 let b = old / self.ppb;
-                self.valid[b as usize] -= 1;
-                self.lm[b as usize] = self.now;
+                self.blocks[b as usize].valid -= 1;
+                self.blocks[b as usize].last_modified = self.now;
                 if b != self.open {
                     let view = PlaneView {
-                        valid: &self.valid,
+                        blocks: &self.blocks,
                         erase_count: &self.erase,
-                        last_modified: &self.lm,
                         now: self.now,
                         pages_per_block: self.ppb,
                     };
                     self.policy
-                        .on_invalidate(b, self.valid[b as usize] + 1, &view);
+                        .on_invalidate(b, self.blocks[b as usize].valid + 1, &view);
                 }
             }
             while self.next == self.ppb {
                 let view = PlaneView {
-                    valid: &self.valid,
+                    blocks: &self.blocks,
                     erase_count: &self.erase,
-                    last_modified: &self.lm,
                     now: self.now,
                     pages_per_block: self.ppb,
                 };
@@ -352,7 +349,7 @@ mod tests {
                         self.buf.push(l);
                     }
                 }
-                self.valid[victim as usize] = 0;
+                self.blocks[victim as usize].valid = 0;
                 self.erase[victim as usize] += 1;
                 self.open = victim;
                 self.next = 0;

@@ -198,17 +198,15 @@ impl Drive {
     /// With host multi-plane commands other queued transactions may join it (`drive/multiplane.rs`);
     /// a partial write may read its page first (`ftl.rmw`).
     pub(super) fn start_host(&mut self, ev: &mut EventQueue, d: u32, t: u32, merge: Option<usize>) {
+        if self.host_extras {
+            // Read-modify-write or host multi-plane commands (kept out of the common path).
+            self.start_host_extras(ev, d, t, merge);
+            return;
+        }
         let txn = self.txns[t as usize];
         let now = self.now;
-        let plane = u32::from(txn.in_die);
-        let solo = 1u64 << plane;
-        let op = if self.host_extras {
-            // Read-modify-write or host multi-plane commands (kept out of the common path).
-            match self.host_op_extras(ev, d, t, merge) {
-                Some(op) => op,
-                None => return,
-            }
-        } else if txn.write {
+        let solo = 1u64 << txn.in_die;
+        let op = if txn.write {
             // The die's next write will supersede a page: its entries are on the way while this
             // one runs.
             let ahead = self.dies[d as usize]
@@ -235,7 +233,27 @@ impl Drive {
             self.counters.host_pages_read += 1;
             FlashOp::host_read(&self.timing, solo)
         };
-        let r = self.res.reserve(d, now, &op);
+        self.run_host(ev, d, t, &txn, &op);
+    }
+
+    /// [`Drive::start_host`] when read-modify-write or host multi-plane commands are on.
+    #[cold]
+    #[inline(never)]
+    fn start_host_extras(&mut self, ev: &mut EventQueue, d: u32, t: u32, merge: Option<usize>) {
+        let txn = self.txns[t as usize];
+        if let Some(op) = self.host_op_extras(ev, d, t, merge) {
+            self.run_host(ev, d, t, &txn, &op);
+        }
+    }
+
+    /// Host transaction `t` (`txn` as it was queued) runs `op` on die `d` from now: its resources
+    /// reserved, its breakdown made, the die's completion scheduled. Inlined in each caller, where
+    /// `op` is known to hold one register and (in the common path) built in registers.
+    #[inline(always)]
+    fn run_host(&mut self, ev: &mut EventQueue, d: u32, t: u32, txn: &super::Txn, op: &FlashOp) {
+        let now = self.now;
+        let plane = u32::from(txn.in_die);
+        let r = self.res.reserve(d, now, op);
         if txn.write {
             self.pipeline.other(d);
         } else {

@@ -8,24 +8,58 @@
 //! drive hands the FTL a [`CandidateIndexKind`] that builds one instance per plane.
 
 use super::greedy::Greedy;
+use super::BlockState;
 use crate::rng::SimRng;
+
+/// One block's record in a block table: what a host write or an allocation updates of the block,
+/// kept together so that an update touches one record (one bounds check, one cache line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockInfo {
+    /// Logical time of the block's last change (program or invalidation), in page programs of the
+    /// drive. Ages are measured on this clock, so they are meaningful during preconditioning, which
+    /// does not advance simulated time.
+    pub last_modified: u64,
+    /// Valid pages.
+    pub valid: u16,
+    /// Where the block is in its life cycle.
+    pub state: BlockState,
+}
+
+impl BlockInfo {
+    /// A free block, never written.
+    pub const FREE: BlockInfo = BlockInfo {
+        last_modified: 0,
+        valid: 0,
+        state: BlockState::Free,
+    };
+}
 
 /// What a candidate index may read about the blocks of its plane. Slices are indexed by the block's
 /// index within the plane (`0..blocks_per_plane`).
 #[derive(Clone, Copy)]
 pub struct PlaneView<'a> {
-    /// Valid pages per block.
-    pub valid: &'a [u16],
+    /// Each block's record (valid pages, clock of its last change: [`BlockInfo`]).
+    pub blocks: &'a [BlockInfo],
     /// Erase count per block.
     pub erase_count: &'a [u32],
-    /// Logical time of the block's last change (program or invalidation), in page programs of the
-    /// drive. Ages are measured on this clock, so they are meaningful during preconditioning, which
-    /// does not advance simulated time.
-    pub last_modified: &'a [u64],
     /// The current logical time (page programs of the drive so far).
     pub now: u64,
     /// Pages per block.
     pub pages_per_block: u32,
+}
+
+impl PlaneView<'_> {
+    /// Valid pages of block `b` (panics beyond the plane).
+    #[inline(always)]
+    pub fn valid(&self, b: usize) -> u16 {
+        self.blocks[b].valid
+    }
+
+    /// [`BlockInfo::last_modified`] of block `b` (panics beyond the plane).
+    #[inline(always)]
+    pub fn last_modified(&self, b: usize) -> u64 {
+        self.blocks[b].last_modified
+    }
 }
 
 /// An index of one plane's victim candidates, kept current by the FTL's notifications; it decides

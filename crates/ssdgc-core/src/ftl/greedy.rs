@@ -35,7 +35,8 @@ use prefetch_index::prefetch_index;
 use super::candidates::{CandidateIndex as VictimPolicy, PlaneView};
 use crate::rng::SimRng;
 
-/// No block.
+/// No block; as an index, beyond the nodes of any plane (a plane has at most `u32::MAX` blocks),
+/// so `nodes.get(NIL)` is `None`.
 const NIL: u32 = u32::MAX;
 
 /// A block's place in the buckets.
@@ -87,8 +88,9 @@ impl Greedy {
             next: h,
             bucket: b as u32,
         };
-        if h != NIL {
-            self.nodes[h as usize].prev = block;
+        // `NIL`, beyond the nodes, finds none (an empty bucket).
+        if let Some(first) = self.nodes.get_mut(h as usize) {
+            first.prev = block;
         }
         self.head[b] = block;
         if b < self.min_bucket {
@@ -109,6 +111,20 @@ impl Greedy {
         if b == 0 {
             return;
         }
+        self.move_down(block);
+    }
+
+    /// A page of `block`, which had `old_valid` valid pages, was invalidated, `block` a candidate
+    /// or not: a candidate moves down one bucket ([`Greedy::invalidated`]); any other block is in
+    /// no bucket, and nothing changes. The candidates are exactly the FTL's full blocks, so the
+    /// FTL need not read the block's state first.
+    #[inline(always)]
+    pub fn page_invalidated(&mut self, block: u32, old_valid: u16) {
+        let b = self.nodes[block as usize].bucket;
+        if b == NIL || b == 0 {
+            return;
+        }
+        debug_assert_eq!(b, old_valid as u32);
         self.move_down(block);
     }
 
@@ -137,13 +153,16 @@ impl Greedy {
             next: n,
             bucket,
         } = node;
-        if p != NIL {
-            self.nodes[p as usize].next = n;
-        } else {
-            self.head[bucket as usize] = n;
+        // A neighbour `NIL`, beyond the nodes, finds none: one look-up tests and checks it.
+        match self.nodes.get_mut(p as usize) {
+            Some(prev) => prev.next = n,
+            None => {
+                debug_assert_eq!(p, NIL);
+                self.head[bucket as usize] = n;
+            }
         }
-        if n != NIL {
-            self.nodes[n as usize].prev = p;
+        if let Some(next) = self.nodes.get_mut(n as usize) {
+            next.prev = p;
         }
     }
 }
@@ -157,7 +176,7 @@ impl VictimPolicy for Greedy {
         if self.nodes[block as usize].bucket != NIL {
             return;
         }
-        let v = view.valid[block as usize] as usize;
+        let v = view.valid(block as usize) as usize;
         debug_assert!(v < self.head.len(), "valid count above pages_per_block");
         self.push(block, v);
         self.len += 1;

@@ -38,7 +38,7 @@ pub mod pool;
 pub mod seam;
 pub mod streams;
 
-pub use candidates::{CandidateIndex, CandidateIndexKind, PlaneView};
+pub use candidates::{BlockInfo, CandidateIndex, CandidateIndexKind, PlaneView};
 pub use logblock::LogBlockFtl;
 pub use merge::{LogStats, MergeCounts, MergeKind, MergePlan, PageCopy};
 pub use page::PageFtl;

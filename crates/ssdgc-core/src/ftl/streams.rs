@@ -72,7 +72,10 @@ crate::keyword::keyword_enum!(
 /// The write point and pool end of every stream of a plane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StreamLayout {
-    slot: [u8; STREAMS],
+    /// Per stream, the stream whose write point it writes into (itself unless shared): a
+    /// `Stream` rather than a number, so that its index is known below [`STREAMS`] (no bounds
+    /// check on a plane's write points).
+    slot: [Stream; STREAMS],
     take: [Take; STREAMS],
 }
 
@@ -85,7 +88,7 @@ impl StreamLayout {
             HotTo::Old => (Take::Oldest, Take::Youngest),
         };
         StreamLayout {
-            slot: [0, 1, 2, 3, 4],
+            slot: Stream::ALL,
             take: [Take::Pool, Take::Pool, Take::Pool, hot, cold],
         }
     }

@@ -47,21 +47,26 @@ impl PageFtl {
             }
         }
         for (gb, &counted) in valid.iter().enumerate() {
-            if counted != self.valid[gb] as u32 {
+            if counted != self.blocks[gb].valid as u32 {
                 return Err(format!(
                     "block {gb}: valid count {} but {counted} valid pages",
-                    self.valid[gb]
+                    self.blocks[gb].valid
                 ));
             }
-            if matches!(self.state[gb], BlockState::Free | BlockState::Erasing) && counted != 0 {
+            if matches!(
+                self.blocks[gb].state,
+                BlockState::Free | BlockState::Erasing
+            ) && counted != 0
+            {
                 return Err(format!("free or erasing block {gb} holds valid pages"));
             }
         }
         for (p, ps) in self.planes.iter().enumerate() {
             let range = self.plane_range(p as u32);
-            let states = &self.state[range.clone()];
+            let states: Vec<BlockState> =
+                self.blocks[range.clone()].iter().map(|b| b.state).collect();
             let (mut free, mut full, mut open) = (0usize, 0usize, 0usize);
-            for s in states {
+            for s in &states {
                 match s {
                     BlockState::Free => free += 1,
                     BlockState::Full => full += 1,
@@ -73,6 +78,13 @@ impl PageFtl {
                 .free
                 .check(&self.erase_count[range])
                 .map_err(|e| format!("plane {p}: {e}"))?;
+            if ps.free_len as usize != pooled.len() {
+                return Err(format!(
+                    "plane {p}: the pool holds {} blocks but counts {}",
+                    pooled.len(),
+                    ps.free_len
+                ));
+            }
             if free != pooled.len() {
                 return Err(format!(
                     "plane {p}: {free} free blocks but the pool holds {}",

@@ -8,7 +8,7 @@
 //! victim index ([`super::candidates`]).
 //!
 //! Memory: 4 bytes per logical page (L2P) and 4 bytes per physical page (P2L; `NO_PAGE` marks an
-//! invalid or free page, so no separate valid bitmap is needed), plus 15 bytes per block. The two
+//! invalid or free page, so no separate valid bitmap is needed), plus 20 bytes per block. The two
 //! tables of a large drive are on transparent huge pages where the system offers them (`table.rs`).
 //!
 //! When not to use it: to study a drive whose DRAM cannot hold a page-level map (hybrid log-block
@@ -30,7 +30,7 @@ use std::collections::VecDeque;
 
 use prefetch_index::prefetch_index;
 
-use super::candidates::{CandidateIndex, CandidateIndexKind, PlaneIndex, PlaneView};
+use super::candidates::{BlockInfo, CandidateIndex, CandidateIndexKind, PlaneIndex, PlaneView};
 use super::params::{FtlParams, Trigger};
 use super::pool::FreePool;
 use super::seam::{BlockMoves, FtlMechanism, FtlView, GcAhead};
@@ -65,6 +65,9 @@ struct WritePoint {
 
 struct PlaneState {
     free: FreePool,
+    /// Blocks in `free`, kept beside it: read by every GC decision ([`FtlView::free_blocks`])
+    /// without the pool's dispatch on its order.
+    free_len: u32,
     /// Write points, indexed by the layout's slot of each stream.
     wp: [WritePoint; STREAMS],
     victim: PlaneIndex,
@@ -83,10 +86,10 @@ pub struct PageFtl {
     l2p: PageTable,
     /// Physical to logical.
     p2l: PageTable,
-    valid: Vec<u16>,
+    /// Each block's valid count, clock and state, in one record: a host write updates all it
+    /// needs of a block in one place.
+    blocks: Vec<BlockInfo>,
     erase_count: Vec<u32>,
-    last_modified: Vec<u64>,
-    state: Vec<BlockState>,
     planes: Vec<PlaneState>,
     /// Logical clock: page programs so far.
     clock: u64,
@@ -107,6 +110,7 @@ impl PageFtl {
         let planes = (0..geo.planes)
             .map(|_| PlaneState {
                 free: FreePool::new(params.pool, geo.blocks_per_plane),
+                free_len: geo.blocks_per_plane,
                 wp: [WritePoint {
                     block: NO_BLOCK,
                     next: 0,
@@ -123,10 +127,8 @@ impl PageFtl {
             alloc: StaticAllocator::new(params.allocation, geo),
             l2p: PageTable::filled(geo.logical_pages as usize, NO_PAGE),
             p2l: PageTable::filled(geo.physical_pages as usize, NO_PAGE),
-            valid: vec![0; nblocks],
+            blocks: vec![BlockInfo::FREE; nblocks],
             erase_count: vec![0; nblocks],
-            last_modified: vec![0; nblocks],
-            state: vec![BlockState::Free; nblocks],
             planes,
             clock: 0,
             trigger: params.trigger,
@@ -149,18 +151,40 @@ impl PageFtl {
     /// page.
     #[inline(always)]
     fn invalidated(&mut self, ppn: Ppn) {
-        let gb = self.geo.global_block(ppn) as usize;
-        let old = self.valid[gb];
+        let gb = self.geo.global_block(ppn);
+        let (plane, local) = self.geo.split_block(gb);
+        self.invalidated_block(gb as usize, plane, local);
+    }
+
+    /// [`Self::invalidated`] of a page of `plane`, which the caller knows: a host write's
+    /// superseded page, as a logical page stays in its statically allocated plane (`check_all`).
+    /// Its block's place in the plane is found without a division.
+    #[inline(always)]
+    fn invalidated_in(&mut self, plane: u32, ppn: Ppn) {
+        let gb = self.geo.global_block(ppn);
+        debug_assert_eq!(
+            self.geo.split_block(gb).0,
+            plane,
+            "page {ppn} outside plane {plane}"
+        );
+        let local = gb - plane * self.geo.blocks_per_plane;
+        self.invalidated_block(gb as usize, plane, local);
+    }
+
+    /// [`Self::invalidated`] of a page of block `gb` (drive-wide), block `local` of `plane`.
+    #[inline(always)]
+    fn invalidated_block(&mut self, gb: usize, plane: u32, local: u32) {
+        let old = self.blocks[gb].valid;
         debug_assert!(old > 0);
-        self.valid[gb] = old - 1;
-        self.last_modified[gb] = self.clock;
-        if self.state[gb] == BlockState::Full {
-            let (plane, local) = self.geo.split_block(gb as u32);
-            if let PlaneIndex::Greedy(g) = &mut self.planes[plane as usize].victim {
-                // Greedy needs no view: no view built, no dynamic dispatch.
-                g.invalidated(local, old);
-                return;
-            }
+        self.blocks[gb].valid = old - 1;
+        self.blocks[gb].last_modified = self.clock;
+        if let PlaneIndex::Greedy(g) = &mut self.planes[plane as usize].victim {
+            // Greedy needs no view: no view built, no dynamic dispatch; and no state read, as its
+            // candidates are exactly the full blocks (it ignores any other).
+            g.page_invalidated(local, old);
+            return;
+        }
+        if self.blocks[gb].state == BlockState::Full {
             self.with_victim_index(plane, |index, view| index.on_invalidate(local, old, view));
         }
     }
@@ -203,9 +227,8 @@ impl PageFtl {
     ) -> R {
         let r = self.plane_range(plane);
         let view = PlaneView {
-            valid: &self.valid[r.clone()],
-            erase_count: &self.erase_count[r.clone()],
-            last_modified: &self.last_modified[r],
+            blocks: &self.blocks[r.clone()],
+            erase_count: &self.erase_count[r],
             now: self.clock,
             pages_per_block: self.geo.pages_per_block,
         };
@@ -272,9 +295,9 @@ impl PageFtl {
     #[inline(always)]
     fn filled_in(&mut self, gb: u32, last: bool) {
         let gb = gb as usize;
-        self.valid[gb] += 1;
+        self.blocks[gb].valid += 1;
         self.clock += 1;
-        self.last_modified[gb] = self.clock;
+        self.blocks[gb].last_modified = self.clock;
         if last {
             self.close_block(gb);
         }
@@ -284,7 +307,7 @@ impl PageFtl {
     /// host write queued now and served later.
     #[inline(always)]
     pub fn prefetch_lpn(&self, lpn: Lpn) {
-        prefetch_index(&self.l2p[..], lpn as usize);
+        self.l2p.view().prefetch(lpn as usize);
     }
 
     /// A host write of `lpn` in `plane` ([`FtlMechanism::host_write_in`]), then a cache hint for
@@ -302,24 +325,24 @@ impl PageFtl {
         debug_assert_eq!(plane, self.plane_of(lpn));
         let at = self.allocate_at(plane, Stream::Host)?;
         let ppn = at.ppn;
-        // The table entries first, each table's view taken once (a huge-page table's view is
-        // checked each time it is taken: `table.rs`); then the blocks' counts, in the order of
-        // `invalidate` and `fill_page` (the victim index sees the counts, never the tables).
+        // The table entries first, each table viewed once (`table.rs`); then the blocks' counts,
+        // in the order of `invalidate` and `fill_page` (the victim index sees the counts, never
+        // the tables).
         let (old, ahead_old) = {
-            let (l2p, p2l): (&mut [u32], &mut [u32]) = (&mut self.l2p, &mut self.p2l);
-            let old = std::mem::replace(&mut l2p[lpn as usize], ppn);
+            let (mut l2p, mut p2l) = (self.l2p.view_mut(), self.p2l.view_mut());
+            let old = l2p.replace(lpn as usize, ppn);
             if old & BUFFERED == 0 {
-                debug_assert!(p2l[old as usize] != NO_PAGE);
-                p2l[old as usize] = NO_PAGE;
+                debug_assert!(p2l.at(old as usize) != NO_PAGE);
+                p2l.set(old as usize, NO_PAGE);
             }
-            debug_assert_eq!(p2l[ppn as usize], NO_PAGE);
-            p2l[ppn as usize] = lpn;
+            debug_assert_eq!(p2l.at(ppn as usize), NO_PAGE);
+            p2l.set(ppn as usize, lpn);
             // `NO_PAGE` has the `BUFFERED` bit set: neither has a flash page to prefetch.
             let ahead_old = ahead
-                .and_then(|a| l2p.get(a as usize).copied())
+                .and_then(|a| l2p.get(a as usize))
                 .filter(|&o| o & BUFFERED == 0);
             if let Some(o) = ahead_old {
-                prefetch_index(&*p2l, o as usize);
+                p2l.prefetch(o as usize);
             }
             (old, ahead_old)
         };
@@ -330,14 +353,12 @@ impl PageFtl {
             // The buffered copy is superseded; its queue entry is skipped when committed.
             self.planes[plane as usize].buffered_live -= 1;
         } else if old != NO_PAGE {
-            self.invalidated(old);
+            self.invalidated_in(plane, old);
         }
         self.filled_in(at.gb, at.last);
         if let Some(o) = ahead_old {
             let gb = self.geo.global_block(o) as usize;
-            prefetch_index(&self.valid, gb);
-            prefetch_index(&self.last_modified, gb);
-            prefetch_index(&self.state, gb);
+            prefetch_index(&self.blocks, gb);
         }
         Ok(ppn)
     }
@@ -349,17 +370,15 @@ impl PageFtl {
     /// nothing.
     #[inline(always)]
     pub fn prefetch_overwrite_ahead(&self, lpn: Lpn) {
-        let Some(&old) = self.l2p.get(lpn as usize) else {
+        let Some(old) = self.l2p.view().get(lpn as usize) else {
             return;
         };
         if old & BUFFERED != 0 {
             return;
         }
-        prefetch_index(&self.p2l[..], old as usize);
+        self.p2l.view().prefetch(old as usize);
         let gb = self.geo.global_block(old);
-        prefetch_index(&self.valid, gb as usize);
-        prefetch_index(&self.last_modified, gb as usize);
-        prefetch_index(&self.state, gb as usize);
+        prefetch_index(&self.blocks, gb as usize);
         let (plane, local) = self.geo.split_block(gb);
         if let Some(p) = self.planes.get(plane as usize) {
             p.victim.prefetch(local);
@@ -370,17 +389,17 @@ impl PageFtl {
     /// valid: for a GC move of it a few moves later (the move rewrites that entry). Changes nothing.
     #[inline(always)]
     pub fn prefetch_relocation(&self, ppn: Ppn) {
-        if let Some(&lpn) = self.p2l.get(ppn as usize) {
+        if let Some(lpn) = self.p2l.view().get(ppn as usize) {
             if lpn != NO_PAGE {
-                prefetch_index(&self.l2p[..], lpn as usize);
+                self.l2p.view().prefetch(lpn as usize);
             }
         }
     }
 
     /// A block whose last page has been written (or skipped) becomes a victim candidate.
     fn close_block(&mut self, gb: usize) {
-        debug_assert_eq!(self.state[gb], BlockState::Open);
-        self.state[gb] = BlockState::Full;
+        debug_assert_eq!(self.blocks[gb].state, BlockState::Open);
+        self.blocks[gb].state = BlockState::Full;
         let (plane, local) = self.geo.split_block(gb as u32);
         self.with_victim_index(plane, |index, view| index.on_full(local, view));
     }
@@ -425,7 +444,7 @@ impl FtlView for PageFtl {
 
     #[inline(always)]
     fn free_blocks(&self, plane: u32) -> u32 {
-        self.planes[plane as usize].free.len() as u32
+        self.planes[plane as usize].free_len
     }
 
     fn free_pages(&self, plane: u32) -> u64 {
@@ -437,7 +456,7 @@ impl FtlView for PageFtl {
             .filter(|w| w.block != NO_BLOCK)
             .map(|w| ppb - w.next as u64)
             .sum();
-        ps.free.len() as u64 * ppb + open
+        u64::from(ps.free_len) * ppb + open
     }
 
     #[inline]
@@ -522,11 +541,11 @@ impl FtlView for PageFtl {
 
     #[inline]
     fn valid_pages(&self, global_block: u32) -> u32 {
-        self.valid[global_block as usize] as u32
+        self.blocks[global_block as usize].valid as u32
     }
 
     fn block_state(&self, global_block: u32) -> BlockState {
-        self.state[global_block as usize]
+        self.blocks[global_block as usize].state
     }
 
     fn erase_counts(&self) -> &[u32] {
@@ -546,17 +565,16 @@ impl FtlView for PageFtl {
         }
         let r = self.plane_range(plane);
         let view = PlaneView {
-            valid: &self.valid[r.clone()],
+            blocks: &self.blocks[r.clone()],
             erase_count: &self.erase_count[r.clone()],
-            last_modified: &self.last_modified[r.clone()],
             now: self.clock,
             pages_per_block: self.geo.pages_per_block,
         };
         match ps.victim.fewest_valid(&view) {
             Some(v) => Some(u32::from(v)),
             None => r
-                .filter(|&gb| self.state[gb] == BlockState::Full)
-                .map(|gb| u32::from(self.valid[gb]))
+                .filter(|&gb| self.blocks[gb].state == BlockState::Full)
+                .map(|gb| u32::from(self.blocks[gb].valid))
                 .min(),
         }
     }
@@ -617,22 +635,22 @@ impl FtlMechanism for PageFtl {
         let b = self.with_victim_index(plane, |index, view| index.pick(view, rng))?;
         let gb = (plane * self.geo.blocks_per_plane + b) as usize;
         assert_eq!(
-            self.state[gb],
+            self.blocks[gb].state,
             BlockState::Full,
             "victim policy returned a block that is not a candidate"
         );
-        self.state[gb] = BlockState::Victim;
+        self.blocks[gb].state = BlockState::Victim;
         Some(b)
     }
 
     fn return_victim(&mut self, plane: u32, block: u32) {
         let gb = (plane * self.geo.blocks_per_plane + block) as usize;
         assert_eq!(
-            self.state[gb],
+            self.blocks[gb].state,
             BlockState::Victim,
             "returning a block that is not a victim"
         );
-        self.state[gb] = BlockState::Full;
+        self.blocks[gb].state = BlockState::Full;
         self.with_victim_index(plane, |index, view| index.on_full(block, view));
     }
 
@@ -696,22 +714,25 @@ impl FtlMechanism for PageFtl {
     fn begin_erase(&mut self, plane: u32, block: u32) {
         let gb = (plane * self.geo.blocks_per_plane + block) as usize;
         assert_eq!(
-            self.state[gb],
+            self.blocks[gb].state,
             BlockState::Victim,
             "erasing a block that is not a victim"
         );
-        assert_eq!(self.valid[gb], 0, "erasing a block that holds valid data");
-        self.state[gb] = BlockState::Erasing;
+        assert_eq!(
+            self.blocks[gb].valid, 0,
+            "erasing a block that holds valid data"
+        );
+        self.blocks[gb].state = BlockState::Erasing;
     }
 
     fn finish_erase(&mut self, plane: u32, block: u32) {
         let gb = (plane * self.geo.blocks_per_plane + block) as usize;
-        assert_eq!(self.state[gb], BlockState::Erasing);
-        self.state[gb] = BlockState::Free;
+        assert_eq!(self.blocks[gb].state, BlockState::Erasing);
+        self.blocks[gb].state = BlockState::Free;
         self.erase_count[gb] += 1;
-        self.planes[plane as usize]
-            .free
-            .put(block, self.erase_count[gb]);
+        let ps = &mut self.planes[plane as usize];
+        ps.free.put(block, self.erase_count[gb]);
+        ps.free_len += 1;
     }
 }
 

@@ -5,8 +5,7 @@
 //! is checked each time it is taken: `table.rs`) and the L2P entries of the moves
 //! [`LOOKAHEAD`] pages ahead fetched into the cache.
 
-use prefetch_index::prefetch_index;
-
+use super::table::ViewMut;
 use super::{PageFtl, NO_BLOCK};
 use crate::ftl::seam::{relocate_each, BlockMoves};
 use crate::ftl::streams::Stream;
@@ -23,7 +22,7 @@ impl PageFtl {
         let ppb = self.geo.pages_per_block;
         let bpp = self.geo.blocks_per_plane;
         let src_gb = (plane * bpp + block) as usize;
-        if self.hc.is_on() || self.state[src_gb] != BlockState::Victim {
+        if self.hc.is_on() || self.blocks[src_gb].state != BlockState::Victim {
             // With hot/cold separation each page's stream is its own; a block that is not a
             // victim has its invalidations told to the victim index: one page at a time.
             return relocate_each(self, plane, block, from);
@@ -31,19 +30,19 @@ impl PageFtl {
         let base = self.geo.ppn(plane, block, 0);
         let slot = self.streams.slot(Stream::Gc);
         {
-            let (l2p, p2l): (&[u32], &[u32]) = (&self.l2p, &self.p2l);
+            let (l2p, p2l) = (self.l2p.view(), self.p2l.view());
             for p in from..(from + LOOKAHEAD).min(ppb) {
-                let lpn = p2l[(base + p) as usize];
+                let lpn = p2l.at((base + p) as usize);
                 if lpn != NO_PAGE {
-                    prefetch_index(l2p, lpn as usize);
+                    l2p.prefetch(lpn as usize);
                 }
             }
         }
         let mut moved = 0;
         let mut page = from;
         loop {
-            let p2l: &[u32] = &self.p2l;
-            let Some(p) = (page..ppb).find(|&p| p2l[(base + p) as usize] != NO_PAGE) else {
+            let p2l = self.p2l.view();
+            let Some(p) = (page..ppb).find(|&p| p2l.at((base + p) as usize) != NO_PAGE) else {
                 break;
             };
             page = p;
@@ -62,12 +61,14 @@ impl PageFtl {
             let dst_base = self.geo.ppn(plane, wp.block, 0);
             let first = wp.next;
             let next = {
-                let (l2p, p2l): (&mut [u32], &mut [u32]) = (&mut self.l2p, &mut self.p2l);
                 // The two blocks' P2L entries, `ppb` each.
                 let (victim, dest) =
-                    two_blocks(p2l, base as usize, dst_base as usize, ppb as usize);
+                    self.p2l
+                        .view_mut()
+                        .two_ranges(base as usize, dst_base as usize, ppb as usize);
                 // The two blocks' valid counts and clocks are written once the run ends (nothing
                 // reads them during it).
+                let l2p = self.l2p.view_mut();
                 let (p, n) = move_run(victim, dest, l2p, dst_base, page as usize, first as usize);
                 page = p as u32;
                 n as u32
@@ -78,10 +79,10 @@ impl PageFtl {
             if n > 0 {
                 // As each move left them: the victim's clock is the one of its last
                 // invalidation, before the last program.
-                self.valid[src_gb] -= n as u16;
-                self.last_modified[src_gb] = clock - 1;
-                self.valid[dst_gb] += n as u16;
-                self.last_modified[dst_gb] = clock;
+                self.blocks[src_gb].valid -= n as u16;
+                self.blocks[src_gb].last_modified = clock - 1;
+                self.blocks[dst_gb].valid += n as u16;
+                self.blocks[dst_gb].last_modified = clock;
                 moved += n;
             }
             self.clock = clock;
@@ -108,10 +109,11 @@ impl PageFtl {
             .free
             .take(self.streams.take(stream))
             .ok_or(FtlError::OutOfBlocks { plane })?;
-        self.free_low = self.free_low.min(ps.free.len() as u32);
+        ps.free_len -= 1;
+        self.free_low = self.free_low.min(ps.free_len);
         let gb = (plane * bpp + b) as usize;
-        debug_assert_eq!(self.state[gb], BlockState::Free);
-        self.state[gb] = BlockState::Open;
+        debug_assert_eq!(self.blocks[gb].state, BlockState::Free);
+        self.blocks[gb].state = BlockState::Open;
         let wp = &mut ps.wp[self.streams.slot(stream)];
         wp.block = b;
         wp.next = 0;
@@ -130,50 +132,39 @@ impl PageFtl {
 /// registers and needs no bounds check but the L2P entry's.
 #[inline(never)]
 fn move_run(
-    victim: &mut [u32],
-    dest: &mut [u32],
-    l2p: &mut [u32],
+    mut victim: ViewMut<'_>,
+    mut dest: ViewMut<'_>,
+    mut l2p: ViewMut<'_>,
     dst_base: u32,
     mut page: usize,
     mut next: usize,
 ) -> (usize, usize) {
     while page < victim.len() && next < dest.len() {
-        if let Some(&ahead) = victim.get(page + LOOKAHEAD as usize) {
+        if let Some(ahead) = victim.get(page + LOOKAHEAD as usize) {
             if ahead != NO_PAGE {
-                prefetch_index(&*l2p, ahead as usize);
+                l2p.prefetch(ahead as usize);
             }
         }
-        let lpn = victim[page];
+        let lpn = victim.at(page);
         page += 1;
         if lpn == NO_PAGE {
             continue;
         }
         // The victim's copy is invalid (a victim is no candidate: no index to tell), the new
         // copy mapped.
-        victim[page - 1] = NO_PAGE;
-        debug_assert_eq!(dest[next], NO_PAGE);
-        dest[next] = lpn;
-        l2p[lpn as usize] = dst_base + next as u32;
+        victim.set(page - 1, NO_PAGE);
+        debug_assert_eq!(dest.at(next), NO_PAGE);
+        dest.set(next, lpn);
+        l2p.set(lpn as usize, dst_base + next as u32);
         next += 1;
     }
     (page, next)
 }
 
-/// The `n` entries of `table` from `a` and the `n` from `b`, two ranges that do not overlap (two
-/// blocks' P2L entries), both mutable.
-fn two_blocks(table: &mut [u32], a: usize, b: usize, n: usize) -> (&mut [u32], &mut [u32]) {
-    if a < b {
-        let (lo, hi) = table.split_at_mut(b);
-        (&mut lo[a..a + n], &mut hi[..n])
-    } else {
-        let (lo, hi) = table.split_at_mut(a);
-        (&mut hi[..n], &mut lo[b..b + n])
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{move_run, two_blocks};
+    use super::move_run;
+    use crate::ftl::page::table::ViewMut;
     use crate::units::NO_PAGE;
 
     #[test]
@@ -182,7 +173,14 @@ mod tests {
         let mut victim = [NO_PAGE, 11, 12, NO_PAGE, 14, 15];
         let mut dest = [7, NO_PAGE, NO_PAGE, NO_PAGE];
         let mut l2p = vec![NO_PAGE; 16];
-        let (page, next) = move_run(&mut victim, &mut dest, &mut l2p, 100, 0, 1);
+        let (page, next) = move_run(
+            ViewMut::of(&mut victim),
+            ViewMut::of(&mut dest),
+            ViewMut::of(&mut l2p),
+            100,
+            0,
+            1,
+        );
         assert_eq!(
             (page, next),
             (5, 4),
@@ -196,20 +194,17 @@ mod tests {
         );
         // The rest: the victim runs out first.
         let mut dest = [NO_PAGE; 4];
-        let (page, next) = move_run(&mut victim, &mut dest, &mut l2p, 200, page, 0);
+        let (page, next) = move_run(
+            ViewMut::of(&mut victim),
+            ViewMut::of(&mut dest),
+            ViewMut::of(&mut l2p),
+            200,
+            page,
+            0,
+        );
         assert_eq!((page, next), (6, 1));
         assert_eq!(dest, [15, NO_PAGE, NO_PAGE, NO_PAGE]);
         assert_eq!(l2p[15], 200);
         assert!(victim.iter().all(|&v| v == NO_PAGE));
-    }
-
-    #[test]
-    fn two_blocks_are_the_ranges_asked_for_in_either_order() {
-        let mut t: Vec<u32> = (0..40).collect();
-        for (a, b) in [(8, 24), (24, 8), (0, 32), (32, 0), (8, 16), (16, 8)] {
-            let (x, y) = two_blocks(&mut t, a, b, 8);
-            assert_eq!(x, &(a as u32..a as u32 + 8).collect::<Vec<_>>()[..]);
-            assert_eq!(y, &(b as u32..b as u32 + 8).collect::<Vec<_>>()[..]);
-        }
     }
 }

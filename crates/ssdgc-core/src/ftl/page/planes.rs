@@ -25,7 +25,7 @@ use super::table::PageTable;
 use super::{PageFtl, PlaneState, WritePoint, BUFFERED, NO_BLOCK};
 use crate::flash::{AllocationOrder, StaticAllocator};
 use crate::ftl::streams::STREAMS;
-use crate::ftl::BlockState;
+use crate::ftl::{BlockInfo, BlockState};
 use crate::units::NO_PAGE;
 
 /// Logical pages `k × planes + residue` below `logical`.
@@ -53,7 +53,7 @@ impl PageFtl {
     pub(crate) fn is_fresh(&self) -> bool {
         self.clock == 0
             && !self.hc.is_on()
-            && self.state.iter().all(|&s| s == BlockState::Free)
+            && self.blocks.iter().all(|b| b.state == BlockState::Free)
             && self
                 .planes
                 .iter()
@@ -73,6 +73,7 @@ impl PageFtl {
     fn fresh_plane(&self, like: &PlaneState) -> PlaneState {
         PlaneState {
             free: like.free.clone(),
+            free_len: like.free_len,
             wp: [WritePoint {
                 block: NO_BLOCK,
                 next: 0,
@@ -102,10 +103,8 @@ impl PageFtl {
             alloc: StaticAllocator::new(order, &geo),
             l2p: PageTable::filled(share as usize, NO_PAGE),
             p2l: PageTable::filled(ppp, NO_PAGE),
-            valid: vec![0; bpp],
+            blocks: vec![BlockInfo::FREE; bpp],
             erase_count: vec![0; bpp],
-            last_modified: vec![0; bpp],
-            state: vec![BlockState::Free; bpp],
             planes: vec![state],
             clock: 0,
             trigger: self.trigger,
@@ -135,12 +134,13 @@ impl PageFtl {
                 };
             }
             let r = self.plane_range(*plane);
-            self.valid[r.clone()].copy_from_slice(&sub.valid);
             self.erase_count[r.clone()].copy_from_slice(&sub.erase_count);
-            self.state[r.clone()].copy_from_slice(&sub.state);
             let (pl, res) = (u64::from(p), u64::from(*residue));
-            for (g, &t) in self.last_modified[r].iter_mut().zip(&sub.last_modified) {
-                *g = drive_clock(t, pl, res);
+            for (g, s) in self.blocks[r].iter_mut().zip(&sub.blocks) {
+                *g = BlockInfo {
+                    last_modified: drive_clock(s.last_modified, pl, res),
+                    ..*s
+                };
             }
             let state = sub.planes.pop().expect("a one-plane FTL");
             self.planes[*plane as usize] = state;

@@ -14,7 +14,7 @@
 
 use super::{BlockState, PageFtl, WritePoint, BUFFERED, NO_BLOCK};
 use crate::flash::Geometry;
-use crate::ftl::candidates::CandidateIndex;
+use crate::ftl::candidates::{BlockInfo, CandidateIndex};
 use crate::ftl::params::FtlParams;
 use crate::ftl::pool::FreePool;
 use crate::ftl::streams::STREAMS;
@@ -59,9 +59,9 @@ impl PageFtl {
     /// candidates in a rebuild order.
     pub fn snapshot(&self) -> Result<PageSnapshot, String> {
         if let Some(gb) = self
-            .state
+            .blocks
             .iter()
-            .position(|s| matches!(s, BlockState::Victim | BlockState::Erasing))
+            .position(|b| matches!(b.state, BlockState::Victim | BlockState::Erasing))
         {
             return Err(format!("block {gb} is being collected"));
         }
@@ -89,8 +89,8 @@ impl PageFtl {
         Ok(PageSnapshot {
             l2p: self.l2p.to_vec(),
             erase_count: self.erase_count.clone(),
-            last_modified: self.last_modified.clone(),
-            state: self.state.iter().map(|&s| s as u8).collect(),
+            last_modified: self.blocks.iter().map(|b| b.last_modified).collect(),
+            state: self.blocks.iter().map(|b| b.state as u8).collect(),
             planes,
             clock: self.clock,
             hc: self.hc.values().to_vec(),
@@ -109,17 +109,22 @@ impl PageFtl {
         let mut f = PageFtl::new(params, geo);
         let ppb = geo.pages_per_block;
         let bpp = geo.blocks_per_plane;
-        f.state = snap
+        // Valid counts from the mapping, below.
+        f.blocks = snap
             .state
             .iter()
-            .map(|&s| match s {
-                0 => BlockState::Free,
-                1 => BlockState::Open,
-                _ => BlockState::Full,
+            .zip(&snap.last_modified)
+            .map(|(&s, &last_modified)| BlockInfo {
+                last_modified,
+                valid: 0,
+                state: match s {
+                    0 => BlockState::Free,
+                    1 => BlockState::Open,
+                    _ => BlockState::Full,
+                },
             })
             .collect();
         f.erase_count.clone_from(&snap.erase_count);
-        f.last_modified.clone_from(&snap.last_modified);
         f.clock = snap.clock;
         // The mapping, and the valid counts and P2L from it.
         for (lpn, &ppn) in snap.l2p.iter().enumerate() {
@@ -138,7 +143,7 @@ impl PageFtl {
                 ));
             }
             f.p2l[ppn as usize] = lpn as u32;
-            f.valid[(ppn / ppb) as usize] += 1;
+            f.blocks[(ppn / ppb) as usize].valid += 1;
         }
         f.l2p.copy_from_slice(&snap.l2p);
         for (p, (ps, s)) in f.planes.iter_mut().zip(&snap.planes).enumerate() {
@@ -147,10 +152,10 @@ impl PageFtl {
             let mut place = vec![0u8; bpp as usize];
             let mut mark = |b: u32, want: BlockState, what: &str| -> Result<(), String> {
                 let gb = (base + b) as usize;
-                if f.state[gb] != want {
+                if f.blocks[gb].state != want {
                     return Err(format!(
                         "plane {p}: block {b} is in the {what} but is {:?}",
-                        f.state[gb]
+                        f.blocks[gb].state
                     ));
                 }
                 if std::mem::replace(&mut place[b as usize], 1) != 0 {
@@ -177,11 +182,11 @@ impl PageFtl {
             if let Some(b) = place.iter().position(|&x| x == 0) {
                 return Err(format!(
                     "plane {p}: block {b} ({:?}) is in no pool, write point or candidate list",
-                    f.state[(base + b as u32) as usize]
+                    f.blocks[(base + b as u32) as usize].state
                 ));
             }
             for &b in &s.free {
-                if f.valid[(base + b) as usize] != 0 {
+                if f.blocks[(base + b) as usize].valid != 0 {
                     return Err(format!("plane {p}: free block {b} holds valid pages"));
                 }
             }
@@ -200,6 +205,7 @@ impl PageFtl {
                     }
                 }
             };
+            ps.free_len = ps.free.len() as u32;
             ps.wp = s
                 .write_points
                 .map(|(block, next)| WritePoint { block, next });
@@ -208,9 +214,8 @@ impl PageFtl {
         for (p, s) in snap.planes.iter().enumerate() {
             let r = f.plane_range(p as u32);
             let view = crate::ftl::PlaneView {
-                valid: &f.valid[r.clone()],
-                erase_count: &f.erase_count[r.clone()],
-                last_modified: &f.last_modified[r],
+                blocks: &f.blocks[r.clone()],
+                erase_count: &f.erase_count[r],
                 now: f.clock,
                 pages_per_block: ppb,
             };

@@ -145,11 +145,11 @@ impl VictimPolicy for Alpha {
         if self.pos[i] != NIL {
             return;
         }
-        self.set_key(block, view.valid[i], view.erase_count[i]);
+        self.set_key(block, view.valid(i), view.erase_count[i]);
         if self.by_valid.is_empty() {
             self.by_valid = vec![0; view.pages_per_block as usize + 1];
         }
-        self.by_valid[view.valid[i] as usize] += 1;
+        self.by_valid[view.valid(i) as usize] += 1;
         self.heap.push(block);
         self.pos[i] = (self.heap.len() - 1) as u32;
         self.sift_up(self.heap.len() - 1);
@@ -175,7 +175,7 @@ impl VictimPolicy for Alpha {
 
     fn pick(&mut self, view: &PlaneView<'_>, _rng: &mut SimRng) -> Option<u32> {
         let top = *self.heap.first()?;
-        self.by_valid[view.valid[top as usize] as usize] -= 1;
+        self.by_valid[view.valid(top as usize) as usize] -= 1;
         let last = self.heap.pop().expect("heap is not empty");
         self.pos[top as usize] = NIL;
         if last != top {

@@ -65,11 +65,11 @@ impl VictimPolicy for Cat {
         // The lowest score `v · (erase_count + 1) / ((P − v) · (age + 1))`; a fully valid block's
         // denominator is 0 (+∞), a block with no valid page is chosen at once.
         self.set.take_best(true, |b| {
-            let v = u128::from(view.valid[b]);
+            let v = u128::from(view.valid(b));
             if v == 0 {
                 return None;
             }
-            let age1 = u128::from(view.now.saturating_sub(view.last_modified[b])) + 1;
+            let age1 = u128::from(view.now.saturating_sub(view.last_modified(b))) + 1;
             let num = v * (u128::from(view.erase_count[b]) + 1);
             Some((num, p.saturating_sub(v) * age1))
         })

@@ -63,11 +63,11 @@ impl VictimPolicy for CostBenefit {
         let p = u128::from(self.pages_per_block);
         // The highest score `(P − v) · age / v`; a block with no valid page is chosen at once.
         self.set.take_best(false, |b| {
-            let v = u128::from(view.valid[b]);
+            let v = u128::from(view.valid(b));
             if v == 0 {
                 return None;
             }
-            let age = u128::from(view.now.saturating_sub(view.last_modified[b]));
+            let age = u128::from(view.now.saturating_sub(view.last_modified(b)));
             Some((p.saturating_sub(v) * age, v))
         })
     }

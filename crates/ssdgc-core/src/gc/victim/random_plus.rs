@@ -42,7 +42,7 @@ impl VictimPolicy for RandomPlus {
             !self.full.contains(block) && !self.partial.contains(block),
             "block {block} already a candidate"
         );
-        if u32::from(view.valid[block as usize]) >= self.pages_per_block {
+        if u32::from(view.valid(block as usize)) >= self.pages_per_block {
             self.full.insert(block);
         } else {
             self.partial.insert(block);

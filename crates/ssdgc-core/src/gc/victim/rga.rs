@@ -53,10 +53,10 @@ impl VictimPolicy for Rga {
             return None;
         }
         let mut best_slot = self.set.random_slot(rng);
-        let mut best_valid = view.valid[self.set.get(best_slot) as usize];
+        let mut best_valid = view.valid(self.set.get(best_slot) as usize);
         for _ in 1..self.d {
             let slot = self.set.random_slot(rng);
-            let v = view.valid[self.set.get(slot) as usize];
+            let v = view.valid(self.set.get(slot) as usize);
             if v < best_valid {
                 best_slot = slot;
                 best_valid = v;

@@ -6,14 +6,14 @@ use std::collections::{BTreeSet, VecDeque};
 use proptest::prelude::*;
 
 use super::{list, ParamType, PlaneView, VictimKind, POLICIES};
+use crate::ftl::{BlockInfo, BlockState};
 use crate::rng::{rng_for, SimRng};
 
 /// A plane as the GC mechanism would see it, plus the naive candidate set.
 struct RefPlane {
     ppb: u32,
-    valid: Vec<u16>,
+    blocks: Vec<BlockInfo>,
     erase_count: Vec<u32>,
-    last_modified: Vec<u64>,
     now: u64,
     candidates: BTreeSet<u32>,
     fill_order: VecDeque<u32>,
@@ -23,9 +23,8 @@ impl RefPlane {
     fn new(blocks: u32, ppb: u32) -> Self {
         Self {
             ppb,
-            valid: vec![0; blocks as usize],
+            blocks: vec![BlockInfo::FREE; blocks as usize],
             erase_count: vec![0; blocks as usize],
-            last_modified: vec![0; blocks as usize],
             now: 0,
             candidates: BTreeSet::new(),
             fill_order: VecDeque::new(),
@@ -34,21 +33,20 @@ impl RefPlane {
 
     fn view(&self) -> PlaneView<'_> {
         PlaneView {
-            valid: &self.valid,
+            blocks: &self.blocks,
             erase_count: &self.erase_count,
-            last_modified: &self.last_modified,
             now: self.now,
             pages_per_block: self.ppb,
         }
     }
 
     fn age(&self, b: u32) -> u64 {
-        self.now - self.last_modified[b as usize]
+        self.now - self.blocks[b as usize].last_modified
     }
 
     /// Brute-force cost-benefit score, straight from the formula.
     fn cb_score(&self, b: u32) -> f64 {
-        let u = self.valid[b as usize] as f64 / self.ppb as f64;
+        let u = self.blocks[b as usize].valid as f64 / self.ppb as f64;
         if u == 0.0 {
             f64::INFINITY
         } else {
@@ -58,7 +56,7 @@ impl RefPlane {
 
     /// Brute-force CAT score, straight from the formula.
     fn cat_score(&self, b: u32) -> f64 {
-        let u = self.valid[b as usize] as f64 / self.ppb as f64;
+        let u = self.blocks[b as usize].valid as f64 / self.ppb as f64;
         if u >= 1.0 {
             f64::INFINITY
         } else {
@@ -113,9 +111,9 @@ pub(super) fn drive(
                     continue;
                 }
                 let b = free[which as usize % free.len()];
-                plane.valid[b as usize] = (valid % (ppb + 1)) as u16;
+                plane.blocks[b as usize].valid = (valid % (ppb + 1)) as u16;
                 plane.erase_count[b as usize] += wear;
-                plane.last_modified[b as usize] = plane.now;
+                plane.blocks[b as usize].last_modified = plane.now;
                 plane.candidates.insert(b);
                 plane.fill_order.push_back(b);
                 policy.on_full(b, &plane.view());
@@ -125,15 +123,15 @@ pub(super) fn drive(
                     .candidates
                     .iter()
                     .copied()
-                    .filter(|&b| plane.valid[b as usize] > 0)
+                    .filter(|&b| plane.blocks[b as usize].valid > 0)
                     .collect();
                 if eligible.is_empty() {
                     continue;
                 }
                 let b = eligible[which as usize % eligible.len()];
-                let old = plane.valid[b as usize];
-                plane.valid[b as usize] = old - 1;
-                plane.last_modified[b as usize] = plane.now;
+                let old = plane.blocks[b as usize].valid;
+                plane.blocks[b as usize].valid = old - 1;
+                plane.blocks[b as usize].last_modified = plane.now;
                 policy.on_invalidate(b, old, &plane.view());
             }
             Op::Tick(dt) => plane.now += dt,
@@ -143,9 +141,9 @@ pub(super) fn drive(
                 if let Some(b) = got {
                     // The mechanism erases the victim.
                     plane.candidates.remove(&b);
-                    plane.valid[b as usize] = 0;
+                    plane.blocks[b as usize].valid = 0;
                     plane.erase_count[b as usize] += 1;
-                    plane.last_modified[b as usize] = plane.now;
+                    plane.blocks[b as usize].last_modified = plane.now;
                 }
                 picks.push(got);
             }
@@ -157,7 +155,7 @@ pub(super) fn drive(
         let fewest = plane
             .candidates
             .iter()
-            .map(|&c| plane.valid[c as usize])
+            .map(|&c| plane.blocks[c as usize].valid)
             .min();
         let got = policy.fewest_valid(&plane.view());
         match kind {
@@ -201,9 +199,9 @@ fn drive_rebuilt(kind: VictimKind, blocks: u32, ppb: u32, ops: &[Op], split: usi
                     continue;
                 }
                 let b = free[which as usize % free.len()];
-                plane.valid[b as usize] = (valid % (ppb + 1)) as u16;
+                plane.blocks[b as usize].valid = (valid % (ppb + 1)) as u16;
                 plane.erase_count[b as usize] += wear;
-                plane.last_modified[b as usize] = plane.now;
+                plane.blocks[b as usize].last_modified = plane.now;
                 plane.candidates.insert(b);
                 first.on_full(b, &plane.view());
                 if let Some((p, _)) = second.as_mut() {
@@ -215,15 +213,15 @@ fn drive_rebuilt(kind: VictimKind, blocks: u32, ppb: u32, ops: &[Op], split: usi
                     .candidates
                     .iter()
                     .copied()
-                    .filter(|&b| plane.valid[b as usize] > 0)
+                    .filter(|&b| plane.blocks[b as usize].valid > 0)
                     .collect();
                 if eligible.is_empty() {
                     continue;
                 }
                 let b = eligible[which as usize % eligible.len()];
-                let old = plane.valid[b as usize];
-                plane.valid[b as usize] = old - 1;
-                plane.last_modified[b as usize] = plane.now;
+                let old = plane.blocks[b as usize].valid;
+                plane.blocks[b as usize].valid = old - 1;
+                plane.blocks[b as usize].last_modified = plane.now;
                 first.on_invalidate(b, old, &plane.view());
                 if let Some((p, _)) = second.as_mut() {
                     p.on_invalidate(b, old, &plane.view());
@@ -238,9 +236,9 @@ fn drive_rebuilt(kind: VictimKind, blocks: u32, ppb: u32, ops: &[Op], split: usi
                 }
                 if let Some(b) = got {
                     plane.candidates.remove(&b);
-                    plane.valid[b as usize] = 0;
+                    plane.blocks[b as usize].valid = 0;
                     plane.erase_count[b as usize] += 1;
-                    plane.last_modified[b as usize] = plane.now;
+                    plane.blocks[b as usize].last_modified = plane.now;
                 }
             }
         }
@@ -250,7 +248,7 @@ fn drive_rebuilt(kind: VictimKind, blocks: u32, ppb: u32, ops: &[Op], split: usi
 fn check_pick(kind: VictimKind, plane: &mut RefPlane, got: Option<u32>) {
     let ppb = plane.ppb;
     let cands: Vec<u32> = plane.candidates.iter().copied().collect();
-    let qualifies = |b: &u32| u32::from(plane.valid[*b as usize]) < ppb;
+    let qualifies = |b: &u32| u32::from(plane.blocks[*b as usize].valid) < ppb;
     let Some(b) = got else {
         match kind {
             VictimKind::RandomPlus => assert!(
@@ -268,10 +266,10 @@ fn check_pick(kind: VictimKind, plane: &mut RefPlane, got: Option<u32>) {
         plane.candidates.contains(&b),
         "{kind} picked non-candidate {b}"
     );
-    let v = plane.valid[b as usize];
+    let v = plane.blocks[b as usize].valid;
     let min_valid = cands
         .iter()
-        .map(|&c| plane.valid[c as usize])
+        .map(|&c| plane.blocks[c as usize].valid)
         .min()
         .unwrap();
     match kind {
@@ -308,7 +306,11 @@ fn check_pick(kind: VictimKind, plane: &mut RefPlane, got: Option<u32>) {
                 cands.clone()
             };
             assert!(pool.contains(&b), "wear-aware: picked a worn block {b}");
-            let best = pool.iter().map(|&c| plane.valid[c as usize]).min().unwrap();
+            let best = pool
+                .iter()
+                .map(|&c| plane.blocks[c as usize].valid)
+                .min()
+                .unwrap();
             assert_eq!(
                 v, best,
                 "wear-aware: not the fewest valid among the eligible"
@@ -316,7 +318,11 @@ fn check_pick(kind: VictimKind, plane: &mut RefPlane, got: Option<u32>) {
         }
         VictimKind::Alpha(a) => {
             let cost = |c: u32| {
-                super::Alpha::cost(a, plane.valid[c as usize], plane.erase_count[c as usize])
+                super::Alpha::cost(
+                    a,
+                    plane.blocks[c as usize].valid,
+                    plane.erase_count[c as usize],
+                )
             };
             let best = cands.iter().map(|&c| cost(c)).fold(f64::INFINITY, f64::min);
             assert_eq!(cost(b), best, "alpha:{a}: not the minimum cost");
@@ -629,19 +635,39 @@ fn parameter_declarations_are_consistent() {
     }
 }
 
-fn view<'a>(
-    valid: &'a [u16],
-    erase: &'a [u32],
-    lm: &'a [u64],
+/// A plane's blocks from their valid counts, erase counts and clocks, for [`TestPlane::view`].
+fn plane(valid: &[u16], erase: &[u32], lm: &[u64], now: u64, ppb: u32) -> TestPlane {
+    TestPlane {
+        blocks: valid
+            .iter()
+            .zip(lm)
+            .map(|(&valid, &last_modified)| BlockInfo {
+                last_modified,
+                valid,
+                state: BlockState::Full,
+            })
+            .collect(),
+        erase: erase.to_vec(),
+        now,
+        ppb,
+    }
+}
+
+struct TestPlane {
+    blocks: Vec<BlockInfo>,
+    erase: Vec<u32>,
     now: u64,
     ppb: u32,
-) -> PlaneView<'a> {
-    PlaneView {
-        valid,
-        erase_count: erase,
-        last_modified: lm,
-        now,
-        pages_per_block: ppb,
+}
+
+impl TestPlane {
+    fn view(&self) -> PlaneView<'_> {
+        PlaneView {
+            blocks: &self.blocks,
+            erase_count: &self.erase,
+            now: self.now,
+            pages_per_block: self.ppb,
+        }
     }
 }
 
@@ -649,7 +675,8 @@ fn view<'a>(
 fn greedy_ties_are_lifo() {
     let valid = [3u16, 3, 3, 1];
     let (erase, lm) = ([0u32; 4], [0u64; 4]);
-    let v = view(&valid, &erase, &lm, 0, 4);
+    let blocks = plane(&valid, &erase, &lm, 0, 4);
+    let v = blocks.view();
     let mut g = VictimKind::Greedy.build(4, 4);
     let mut rng = rng_for(0, 0);
     for b in 0..3 {
@@ -670,15 +697,16 @@ fn greedy_follows_invalidations() {
     let mut g = VictimKind::Greedy.build(3, 4);
     let mut rng = rng_for(0, 0);
     for b in 0..3 {
-        g.on_full(b, &view(&valid, &erase, &lm, 0, 4));
+        g.on_full(b, &plane(&valid, &erase, &lm, 0, 4).view());
     }
     for _ in 0..3 {
         valid[1] -= 1;
-        g.on_invalidate(1, valid[1] + 1, &view(&valid, &erase, &lm, 0, 4));
+        g.on_invalidate(1, valid[1] + 1, &plane(&valid, &erase, &lm, 0, 4).view());
     }
     valid[2] -= 1;
-    g.on_invalidate(2, valid[2] + 1, &view(&valid, &erase, &lm, 0, 4));
-    let v = view(&valid, &erase, &lm, 0, 4);
+    g.on_invalidate(2, valid[2] + 1, &plane(&valid, &erase, &lm, 0, 4).view());
+    let blocks = plane(&valid, &erase, &lm, 0, 4);
+    let v = blocks.view();
     assert_eq!(g.pick(&v, &mut rng), Some(1));
     assert_eq!(g.pick(&v, &mut rng), Some(2));
     assert_eq!(g.pick(&v, &mut rng), Some(0));
@@ -690,14 +718,23 @@ fn random_plus_waits_for_an_invalid_page() {
     let (erase, lm) = ([0u32; 2], [0u64; 2]);
     let mut p = VictimKind::RandomPlus.build(2, 4);
     let mut rng = rng_for(3, 3);
-    p.on_full(0, &view(&valid, &erase, &lm, 0, 4));
-    p.on_full(1, &view(&valid, &erase, &lm, 0, 4));
-    assert_eq!(p.pick(&view(&valid, &erase, &lm, 0, 4), &mut rng), None);
+    p.on_full(0, &plane(&valid, &erase, &lm, 0, 4).view());
+    p.on_full(1, &plane(&valid, &erase, &lm, 0, 4).view());
+    assert_eq!(
+        p.pick(&plane(&valid, &erase, &lm, 0, 4).view(), &mut rng),
+        None
+    );
     assert_eq!(p.len(), 2);
     valid[1] = 3;
-    p.on_invalidate(1, 4, &view(&valid, &erase, &lm, 0, 4));
-    assert_eq!(p.pick(&view(&valid, &erase, &lm, 0, 4), &mut rng), Some(1));
-    assert_eq!(p.pick(&view(&valid, &erase, &lm, 0, 4), &mut rng), None);
+    p.on_invalidate(1, 4, &plane(&valid, &erase, &lm, 0, 4).view());
+    assert_eq!(
+        p.pick(&plane(&valid, &erase, &lm, 0, 4).view(), &mut rng),
+        Some(1)
+    );
+    assert_eq!(
+        p.pick(&plane(&valid, &erase, &lm, 0, 4).view(), &mut rng),
+        None
+    );
     assert_eq!(p.len(), 1);
 }
 
@@ -707,7 +744,8 @@ fn cost_benefit_prefers_old_cold_blocks() {
     let valid = [2u16, 3, 1];
     let erase = [0u32; 3];
     let lm = [90u64, 0, 99];
-    let v = view(&valid, &erase, &lm, 100, 4);
+    let blocks = plane(&valid, &erase, &lm, 100, 4);
+    let v = blocks.view();
     let mut p = VictimKind::CostBenefit.build(3, 4);
     let mut rng = rng_for(0, 0);
     for b in 0..3 {
@@ -727,7 +765,8 @@ fn cat_weighs_wear_and_age() {
     let valid = [2u16, 2, 3, 4];
     let erase = [0u32, 4, 0, 0];
     let lm = [91u64, 91, 1, 0];
-    let v = view(&valid, &erase, &lm, 100, 4);
+    let blocks = plane(&valid, &erase, &lm, 100, 4);
+    let v = blocks.view();
     let mut p = VictimKind::Cat.build(4, 4);
     let mut rng = rng_for(0, 0);
     for b in [3, 0, 1, 2] {
@@ -746,7 +785,8 @@ fn rga_with_more_choices_picks_emptier_blocks() {
     // 64 candidates with valid counts 0..64; mean valid of the victim falls as D grows.
     let valid: Vec<u16> = (0..64).collect();
     let (erase, lm) = (vec![0u32; 64], vec![0u64; 64]);
-    let v = view(&valid, &erase, &lm, 0, 64);
+    let blocks = plane(&valid, &erase, &lm, 0, 64);
+    let v = blocks.view();
     let mean_first_pick = |d: u32| {
         let mut rng = rng_for(11, u64::from(d));
         let mut sum = 0u64;
@@ -771,7 +811,8 @@ fn wear_aware_skips_worn_blocks_and_falls_back() {
     let valid = [1u16, 3, 2];
     let wear = [9u32, 0, 0];
     let last = [0u64; 3];
-    let v = view(&valid, &wear, &last, 0, 4);
+    let blocks = plane(&valid, &wear, &last, 0, 4);
+    let v = blocks.view();
     let mut p = VictimKind::WearAware.build(3, 4);
     for b in 0..3 {
         p.on_full(b, &v);
@@ -815,7 +856,8 @@ fn alpha_weighs_wear_against_valid_pages() {
     let lm = [0u64; 2];
     let choose = |a: f64| {
         let mut p = VictimKind::Alpha(a).build(2, 8);
-        let v = view(&valid, &erases, &lm, 0, 8);
+        let blocks = plane(&valid, &erases, &lm, 0, 8);
+        let v = blocks.view();
         p.on_full(0, &v);
         p.on_full(1, &v);
         p.pick(&v, &mut rng_for(1, 1))

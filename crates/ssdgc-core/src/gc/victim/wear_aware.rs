@@ -59,7 +59,7 @@ impl VictimPolicy for WearAware {
         for (slot, &block) in self.set.as_slice().iter().enumerate() {
             let b = block as usize;
             let worn = u64::from(view.erase_count[b]) * n > limit;
-            let key = (worn, view.valid[b], view.erase_count[b]);
+            let key = (worn, view.valid(b), view.erase_count[b]);
             if best.is_none_or(|(k, _)| key < k) {
                 best = Some((key, slot));
             }
