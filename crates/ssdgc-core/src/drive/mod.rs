@@ -608,7 +608,10 @@ impl Drive {
         };
         let t = match self.free_txns.pop() {
             Some(t) => {
-                self.txns[t as usize] = txn;
+                // A reused slot keeps its old breakdown: every path that starts a transaction
+                // fills it before it is read, so it is not zeroed here.
+                let slot = &mut self.txns[t as usize];
+                *slot = Txn { bd: slot.bd, ..txn };
                 t
             }
             None => {
