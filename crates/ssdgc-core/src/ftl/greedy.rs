@@ -102,16 +102,11 @@ impl Greedy {
     /// moves down one bucket ([`VictimPolicy::on_invalidate`], which needs no view).
     #[inline(always)]
     pub fn invalidated(&mut self, block: u32, old_valid: u16) {
-        let b = self.nodes[block as usize].bucket;
-        if b == NIL {
-            debug_assert!(false, "on_invalidate for non-candidate block {block}");
-            return;
-        }
-        debug_assert_eq!(b, old_valid as u32);
-        if b == 0 {
-            return;
-        }
-        self.move_down(block);
+        debug_assert!(
+            self.nodes[block as usize].bucket != NIL,
+            "on_invalidate for non-candidate block {block}"
+        );
+        self.page_invalidated(block, old_valid);
     }
 
     /// A page of `block`, which had `old_valid` valid pages, was invalidated, `block` a candidate
