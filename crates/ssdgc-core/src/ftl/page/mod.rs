@@ -63,6 +63,28 @@ struct WritePoint {
     next: u32,
 }
 
+impl WritePoint {
+    /// Takes the next page of the write point's open block (it has one) in `plane`; the write
+    /// point lets the block go once its last page is taken.
+    #[inline(always)]
+    fn take(&mut self, plane: u32, geo: &Geometry) -> Allocated {
+        let ppb = geo.pages_per_block;
+        let page = self.next;
+        let gb = plane * geo.blocks_per_plane + self.block;
+        self.next += 1;
+        let last = self.next == ppb;
+        if last {
+            // The block turns full once its last page is mapped: see `fill_page`.
+            self.block = NO_BLOCK;
+        }
+        Allocated {
+            ppn: gb * ppb + page,
+            gb,
+            last,
+        }
+    }
+}
+
 struct PlaneState {
     free: FreePool,
     /// Blocks in `free`, kept beside it: read by every GC decision ([`FtlView::free_blocks`])
@@ -156,21 +178,6 @@ impl PageFtl {
         self.invalidated_block(gb as usize, plane, local);
     }
 
-    /// [`Self::invalidated`] of a page of `plane`, which the caller knows: a host write's
-    /// superseded page, as a logical page stays in its statically allocated plane (`check_all`).
-    /// Its block's place in the plane is found without a division.
-    #[inline(always)]
-    fn invalidated_in(&mut self, plane: u32, ppn: Ppn) {
-        let gb = self.geo.global_block(ppn);
-        debug_assert_eq!(
-            self.geo.split_block(gb).0,
-            plane,
-            "page {ppn} outside plane {plane}"
-        );
-        let local = gb - plane * self.geo.blocks_per_plane;
-        self.invalidated_block(gb as usize, plane, local);
-    }
-
     /// [`Self::invalidated`] of a page of block `gb` (drive-wide), block `local` of `plane`.
     #[inline(always)]
     fn invalidated_block(&mut self, gb: usize, plane: u32, local: u32) {
@@ -198,13 +205,6 @@ impl PageFtl {
         } else {
             stream
         }
-    }
-
-    /// A host write of `lpn` as the HC classification counts it (kept out of the hot path).
-    #[cold]
-    #[inline(never)]
-    fn hc_update(&mut self, lpn: Lpn, was_valid: bool) {
-        self.hc.update(lpn, was_valid);
     }
 
     /// [`Self::gc_stream`] with hot/cold separation on (kept out of the hot path).
@@ -250,27 +250,11 @@ impl PageFtl {
     /// [`Self::allocate`], with where the page is, as the write point knew it.
     #[inline(always)]
     fn allocate_at(&mut self, plane: u32, stream: Stream) -> Result<Allocated, FtlError> {
-        let ppb = self.geo.pages_per_block;
-        let bpp = self.geo.blocks_per_plane;
         let slot = self.streams.slot(stream);
         if self.planes[plane as usize].wp[slot].block == NO_BLOCK {
             self.open_block(plane, stream)?;
         }
-        let wp = &mut self.planes[plane as usize].wp[slot];
-        let block = wp.block;
-        let page = wp.next;
-        wp.next += 1;
-        let last = wp.next == ppb;
-        if last {
-            // The block turns full once its last page is mapped: see `fill_page`.
-            wp.block = NO_BLOCK;
-        }
-        let gb = plane * bpp + block;
-        Ok(Allocated {
-            ppn: gb * ppb + page,
-            gb,
-            last,
-        })
+        Ok(self.planes[plane as usize].wp[slot].take(plane, &self.geo))
     }
 
     /// Maps `lpn` to the freshly allocated `ppn`, completing the block if it is now full.
@@ -323,13 +307,32 @@ impl PageFtl {
         ahead: Option<Lpn>,
     ) -> Result<Ppn, FtlError> {
         debug_assert_eq!(plane, self.plane_of(lpn));
-        let at = self.allocate_at(plane, Stream::Host)?;
+        let slot = self.streams.slot(Stream::Host);
+        if self.planes[plane as usize].wp[slot].block == NO_BLOCK {
+            self.open_block(plane, Stream::Host)?;
+        }
+        // The fields borrowed apart, the plane's state indexed once for the write point, the
+        // superseded copy and the victim index (each index of `self.planes` is checked anew
+        // after a table write).
+        let Self {
+            planes,
+            l2p,
+            p2l,
+            blocks,
+            erase_count,
+            geo,
+            clock,
+            hc,
+            ..
+        } = self;
+        let ps = &mut planes[plane as usize];
+        let at = ps.wp[slot].take(plane, geo);
         let ppn = at.ppn;
         // The table entries first, each table viewed once (`table.rs`); then the blocks' counts,
         // in the order of `invalidate` and `fill_page` (the victim index sees the counts, never
         // the tables).
         let (old, ahead_old) = {
-            let (mut l2p, mut p2l) = (self.l2p.view_mut(), self.p2l.view_mut());
+            let (mut l2p, mut p2l) = (l2p.view_mut(), p2l.view_mut());
             let old = l2p.replace(lpn as usize, ppn);
             if old & BUFFERED == 0 {
                 debug_assert!(p2l.at(old as usize) != NO_PAGE);
@@ -346,16 +349,53 @@ impl PageFtl {
             }
             (old, ahead_old)
         };
-        if self.hc.is_on() {
-            self.hc_update(lpn, old != NO_PAGE);
+        if hc.is_on() {
+            hc_update(hc, lpn, old != NO_PAGE);
         }
         if old & BUFFERED != 0 && old != NO_PAGE {
             // The buffered copy is superseded; its queue entry is skipped when committed.
-            self.planes[plane as usize].buffered_live -= 1;
+            ps.buffered_live -= 1;
         } else if old != NO_PAGE {
-            self.invalidated_in(plane, old);
+            // A logical page stays in its statically allocated plane
+            // (`check_all`), so its block's place in the plane needs no division.
+            let gb = geo.global_block(old);
+            debug_assert_eq!(
+                geo.split_block(gb).0,
+                plane,
+                "page {old} outside plane {plane}"
+            );
+            let local = gb - plane * geo.blocks_per_plane;
+            let b = &mut blocks[gb as usize];
+            let was = b.valid;
+            debug_assert!(was > 0);
+            b.valid = was - 1;
+            b.last_modified = *clock;
+            match &mut ps.victim {
+                // As `invalidated_block`: greedy needs no view and reads no state.
+                PlaneIndex::Greedy(g) => g.page_invalidated(local, was),
+                index => {
+                    if b.state == BlockState::Full {
+                        let bpp = geo.blocks_per_plane as usize;
+                        let r = plane as usize * bpp..(plane as usize + 1) * bpp;
+                        let view = PlaneView {
+                            blocks: &blocks[r.clone()],
+                            erase_count: &erase_count[r],
+                            now: *clock,
+                            pages_per_block: geo.pages_per_block,
+                        };
+                        index.on_invalidate(local, was, &view);
+                    }
+                }
+            }
         }
-        self.filled_in(at.gb, at.last);
+        // `filled_in`, its block closed (rarely) once the borrows end.
+        let b = &mut blocks[at.gb as usize];
+        b.valid += 1;
+        *clock += 1;
+        b.last_modified = *clock;
+        if at.last {
+            self.close_block(at.gb as usize);
+        }
         if let Some(o) = ahead_old {
             let gb = self.geo.global_block(o) as usize;
             prefetch_index(&self.blocks, gb);
@@ -618,7 +658,7 @@ impl FtlMechanism for PageFtl {
         let plane = self.plane_of(lpn);
         let old = self.l2p[lpn as usize];
         if self.hc.is_on() {
-            self.hc_update(lpn, old != NO_PAGE);
+            hc_update(&mut self.hc, lpn, old != NO_PAGE);
         }
         let stream = self.gc_stream(lpn, stream);
         let ppn = self.allocate(plane, stream)?;
@@ -738,3 +778,10 @@ impl FtlMechanism for PageFtl {
 
 #[cfg(test)]
 mod tests;
+
+/// A host write of `lpn` as the HC classification `hc` counts it (kept out of the hot path).
+#[cold]
+#[inline(never)]
+fn hc_update(hc: &mut HcTable, lpn: Lpn, was_valid: bool) {
+    hc.update(lpn, was_valid);
+}
