@@ -31,8 +31,8 @@ impl PageFtl {
         let slot = self.streams.slot(Stream::Gc);
         {
             let (l2p, p2l) = (self.l2p.view(), self.p2l.view());
-            for p in from..(from + LOOKAHEAD).min(ppb) {
-                let lpn = p2l.at((base + p) as usize);
+            let ahead = (from + LOOKAHEAD).min(ppb).max(from);
+            for lpn in p2l.run((base + from) as usize, (base + ahead) as usize) {
                 if lpn != NO_PAGE {
                     l2p.prefetch(lpn as usize);
                 }
@@ -42,10 +42,13 @@ impl PageFtl {
         let mut page = from;
         loop {
             let p2l = self.p2l.view();
-            let Some(p) = (page..ppb).find(|&p| p2l.at((base + p) as usize) != NO_PAGE) else {
+            let Some(i) = p2l
+                .run((base + page.min(ppb)) as usize, (base + ppb) as usize)
+                .position(|lpn| lpn != NO_PAGE)
+            else {
                 break;
             };
-            page = p;
+            page += i as u32;
             // The destination block: the GC write point's, opened for this move if it has none.
             if self.planes[plane as usize].wp[slot].block == NO_BLOCK {
                 if let Err(e) = self.open_block(plane, Stream::Gc) {

@@ -70,13 +70,7 @@ pub struct View<'a>(&'a [Raw]);
 /// is checked as a slice's.
 pub struct ViewMut<'a>(&'a mut [Raw]);
 
-impl View<'_> {
-    /// Entry `i` (panics beyond the table, as indexing does).
-    #[inline(always)]
-    pub fn at(self, i: usize) -> u32 {
-        u32::from_ne_bytes(self.0[i])
-    }
-
+impl<'a> View<'a> {
     /// Entry `i`, or `None` beyond the table.
     #[inline(always)]
     pub fn get(self, i: usize) -> Option<u32> {
@@ -87,6 +81,13 @@ impl View<'_> {
     #[inline(always)]
     pub fn prefetch(self, i: usize) {
         prefetch_index(self.0, i);
+    }
+
+    /// Entries `from..to` in order (panics beyond the table): the run's bounds checked once, not
+    /// each entry's.
+    #[inline(always)]
+    pub fn run(self, from: usize, to: usize) -> impl Iterator<Item = u32> + 'a {
+        self.0[from..to].iter().map(|&r| u32::from_ne_bytes(r))
     }
 }
 
@@ -243,7 +244,7 @@ mod tests {
                 (v.get(0), v.get(3), v.get(n)),
                 (Some(u32::MAX - 1), Some(0x0102_0304), None)
             );
-            assert_eq!(v.at(n - 1), 11);
+            assert_eq!(v.run(n - 2, n).collect::<Vec<_>>(), [7, 11]);
         }
     }
 
