@@ -111,9 +111,8 @@ impl DieClock {
             Busy::Idle => {}
             Busy::Host { plane, late } => {
                 self.host_by_plane[plane as usize] += dt;
-                if late {
-                    self.late += dt;
-                }
+                // Whether GC delayed a host operation is as random as the workload: no branch.
+                self.late += std::hint::select_unpredictable(late, dt, 0);
             }
             Busy::Gc { planes } => {
                 self.gc_total += dt;

@@ -11,6 +11,7 @@ use crate::ftl::seam::{relocate_each, BlockMoves};
 use crate::ftl::streams::Stream;
 use crate::ftl::{BlockState, FtlError};
 use crate::units::NO_PAGE;
+use std::hint::select_unpredictable;
 
 /// Pages of the victim ahead of the move whose L2P entry is fetched into the cache (a hint that
 /// changes no result).
@@ -132,7 +133,11 @@ impl PageFtl {
 /// Returns the victim page and the destination page where it stopped.
 ///
 /// Out of line, with the slices' own bounds as the loop's: the loop keeps its pointers in
-/// registers and needs no bounds check but the L2P entry's.
+/// registers and needs no bounds check but the L2P entry's. Which of a victim's pages are valid
+/// is as random as the overwrites that left them, so the loop does not branch on it (a branch
+/// would be mispredicted about once per invalid page, twice with the look-ahead's): an invalid
+/// page writes what is already there instead — `NO_PAGE` over its own victim entry and over the
+/// destination's free entry, and the last L2P entry written over itself.
 #[inline(never)]
 fn move_run(
     mut victim: ViewMut<'_>,
@@ -142,24 +147,29 @@ fn move_run(
     mut page: usize,
     mut next: usize,
 ) -> (usize, usize) {
+    // The L2P entry an invalid page rewrites, and the value it holds: the last one the run wrote,
+    // entry 0 before the first (only this loop writes the L2P while it runs).
+    let Some(held) = l2p.get(0) else {
+        // No L2P entry, so no valid page to move.
+        return (page, next);
+    };
+    let mut last = (0usize, held);
     while page < victim.len() && next < dest.len() {
         if let Some(ahead) = victim.get(page + LOOKAHEAD as usize) {
-            if ahead != NO_PAGE {
-                l2p.prefetch(ahead as usize);
-            }
+            // An invalid page has no L2P entry: entry 0 is fetched instead (a hint).
+            l2p.prefetch(select_unpredictable(ahead != NO_PAGE, ahead as usize, 0));
         }
         let lpn = victim.at(page);
-        page += 1;
-        if lpn == NO_PAGE {
-            continue;
-        }
+        let valid = lpn != NO_PAGE;
         // The victim's copy is invalid (a victim is no candidate: no index to tell), the new
         // copy mapped.
-        victim.set(page - 1, NO_PAGE);
+        victim.set(page, NO_PAGE);
         debug_assert_eq!(dest.at(next), NO_PAGE);
         dest.set(next, lpn);
-        l2p.set(lpn as usize, dst_base + next as u32);
-        next += 1;
+        last = select_unpredictable(valid, (lpn as usize, dst_base + next as u32), last);
+        l2p.set(last.0, last.1);
+        next += usize::from(valid);
+        page += 1;
     }
     (page, next)
 }
