@@ -27,6 +27,7 @@ pub use snapshot::{PageSnapshot, PlaneSnapshot};
 use table::PageTable;
 
 use std::collections::VecDeque;
+use std::hint::select_unpredictable;
 
 use prefetch_index::prefetch_index;
 
@@ -295,7 +296,7 @@ impl PageFtl {
     }
 
     /// A host write of `lpn` in `plane` ([`FtlMechanism::host_write_in`]), then a cache hint for
-    /// the write of `ahead` served next, if any: the CPU fetches what that write will update of
+    /// the write of `ahead` served next, if any (else for this write's own page): the CPU fetches what that write will update of
     /// the page it supersedes (its P2L entry, its block's valid count, clock and state), found
     /// from `ahead`'s L2P entry ([`Self::prefetch_lpn`] fetched it when the write was queued)
     /// with the tables' views this write took. The hint changes nothing.
@@ -340,13 +341,12 @@ impl PageFtl {
             }
             debug_assert_eq!(p2l.at(ppn as usize), NO_PAGE);
             p2l.set(ppn as usize, lpn);
-            // `NO_PAGE` has the `BUFFERED` bit set: neither has a flash page to prefetch.
-            let ahead_old = ahead
-                .and_then(|a| l2p.get(a as usize))
-                .filter(|&o| o & BUFFERED == 0);
-            if let Some(o) = ahead_old {
-                p2l.prefetch(o as usize);
-            }
+            // `NO_PAGE` has the `BUFFERED` bit set: neither has a flash page to prefetch. Whether
+            // the die has a write queued next is as random as the workload, so the hint takes no
+            // branch: without one it fetches this write's own page, already in the cache.
+            let o = l2p.get(ahead.unwrap_or(lpn) as usize).unwrap_or(ppn);
+            let ahead_old = select_unpredictable(o & BUFFERED == 0, o, ppn);
+            p2l.prefetch(ahead_old as usize);
             (old, ahead_old)
         };
         if hc.is_on() {
@@ -396,10 +396,7 @@ impl PageFtl {
         if at.last {
             self.close_block(at.gb as usize);
         }
-        if let Some(o) = ahead_old {
-            let gb = self.geo.global_block(o) as usize;
-            prefetch_index(&self.blocks, gb);
-        }
+        prefetch_index(&self.blocks, self.geo.global_block(ahead_old) as usize);
         Ok(ppn)
     }
 
