@@ -186,8 +186,11 @@ fn sift_down(v: &mut [Pending], e: Pending) {
         if l >= n {
             break;
         }
-        // The earlier child, chosen by its key alone: only it is read whole.
-        let c = l + usize::from(l + 1 < n && v[l + 1].key() < v[l].key());
+        // The earlier child, chosen by its key alone: only it is read whole. Which child is
+        // earlier is random, so no branch: a missing right child is the left one compared with
+        // itself.
+        let r = (l + 1).min(n - 1);
+        let c = l + usize::from(v[r].key() < v[l].key());
         let child = v[c];
         if key <= child.key() {
             break;
