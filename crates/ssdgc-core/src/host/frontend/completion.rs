@@ -178,12 +178,33 @@ impl FrontEnd {
     /// request is issued as [`FrontEnd::submit`] would, into what the completed one leaves: its id
     /// (the one `submit` would take, freed last), its place among the outstanding requests, and
     /// its device-queue slot, where it is admitted at once. When there is none, the id is freed.
+    /// (A record held in the read-ahead window, the usual case, is taken here, in registers; one
+    /// read from the source, out of line.)
     #[inline(always)]
     fn reissue_plain(&mut self, io: &mut Io, id: u32) {
+        // (Not after the end: the window is empty then.)
+        let Some(rec) = self.workload.next_held() else {
+            self.reissue_from_source(io, id);
+            return;
+        };
+        self.stats.requests_seen += 1;
+        let next = self.new_req::<true>(io.now, &rec, None).map(Some);
+        self.reissue_req(io, id, next);
+    }
+
+    /// [`FrontEnd::reissue_plain`] when the next record is read from the source.
+    #[inline(never)]
+    fn reissue_from_source(&mut self, io: &mut Io, id: u32) {
         let next = self.next_record().and_then(|r| {
             r.map(|rec| self.new_req::<true>(io.now, &rec, None))
                 .transpose()
         });
+        self.reissue_req(io, id, next);
+    }
+
+    /// [`FrontEnd::reissue_plain`] of `next`, the next request (`None`: there is none).
+    #[inline(always)]
+    fn reissue_req(&mut self, io: &mut Io, id: u32, next: Result<Option<Req>, SimError>) {
         match next {
             Ok(Some(req)) => {
                 // (A slot is free: the completed request's.)
