@@ -52,8 +52,8 @@ impl Drive {
     /// jobs, so the bound of [`DECIDE_ROUNDS`] is never reached in a correct run. The usual
     /// decision, a host transaction with no GC due or nothing to do (the scheme's
     /// `GcScheme::quick_next`), is taken here; any other goes through the rounds, out of line. (So
-    /// this keeps nothing across a call: no registers saved, and the host transaction's start is
-    /// a tail call.)
+    /// it is short: inlined into its callers, it adds no frame of its own.)
+    #[inline]
     pub(super) fn decide(&mut self, ev: &mut EventQueue, d: u32, woken: bool) {
         let die = &mut self.dies[d as usize];
         if matches!(die.running, Running::Nothing)
