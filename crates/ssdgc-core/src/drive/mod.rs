@@ -572,8 +572,9 @@ impl Drive {
         self.pieces == 0
     }
 
-    /// Queues a page transaction (tagged `tag`) at the die of the page's plane and kicks that die;
-    /// `partial`: a write that covers only part of the page. (Inlined: on the front end's direct
+    /// Queues a page transaction (tagged `tag`) at the die of the page's plane and kicks that die
+    /// (a free die with nothing queued may start it at once, unqueued); `partial`: a write that
+    /// covers only part of the page. (Inlined: on the front end's direct
     /// path a request's page is queued with its state in registers, no call.)
     #[inline(always)]
     pub fn queue(
@@ -625,12 +626,26 @@ impl Drive {
             lpn,
             id: t,
         };
+        let free = matches!(die.running, Running::Nothing);
+        if free
+            && die.queue.is_empty()
+            && die.jobs.is_empty()
+            && die.plane_hold.is_none()
+            && !self.multiplane.on()
+            && !self.res.blocked(d)
+            && self.scheme.quick_next(d, Some(&q), &self.ftl) == Some(scheme::Action::Host(0))
+        {
+            // A free die with nothing queued, whose scheme starts the transaction at once (the
+            // usual decision, as `Drive::decide` takes it with the transaction at the head of the
+            // queue): it starts without passing through the queue.
+            self.start_host(ev, d, t, None);
+            return;
+        }
         if self.reads_first && !write {
             scope::queue_read_first(&mut die.queue, q);
         } else {
             die.queue.push_back(q);
         }
-        let free = matches!(die.running, Running::Nothing);
         if self.multiplane.on() {
             // The request's other pages may join a multi-plane command: the die is kicked once
             // they are all queued (`end_batch`).

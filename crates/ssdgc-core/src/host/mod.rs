@@ -250,6 +250,16 @@ impl Workload {
         self.next_from_source()
     }
 
+    /// [`Workload::next_record`] when it takes a record held in the window (`None`: ask
+    /// `next_record`, which reads the source). Apart, so that a caller keeps the record in
+    /// registers rather than in the memory of `next_record`'s answer.
+    #[inline(always)]
+    pub(crate) fn next_held(&mut self) -> Option<IoRecord> {
+        let r = self.ahead.pop_held()?;
+        self.produced += 1;
+        Some(r)
+    }
+
     /// [`Workload::next_record`] when the window holds no record beyond its depth: a generator
     /// fills the window in a batch; other sources are read one record at a time, through the
     /// window when it is on.

@@ -85,7 +85,8 @@ impl LatencyStats {
         // Welford's update: numerically stable, and deterministic for a given order.
         let x = exact_f64(ns);
         let d = x - self.mean;
-        self.mean += d / exact_f64(self.count);
+        // (A count of records stays below 2^63: converted as a signed integer, with no test.)
+        self.mean += d / self.count as i64 as f64;
         self.m2 += d * (x - self.mean);
         self.max = self.max.max(ns);
     }

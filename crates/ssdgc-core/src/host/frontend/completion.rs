@@ -128,7 +128,9 @@ impl FrontEnd {
         // The usual completion of the plain run: the next request is issued in its place.
         let reissued = PLAIN && self.waiting.is_empty();
         if reissued {
-            self.reissue_plain(io, id);
+            if self.reissue_plain(io, id) {
+                return;
+            }
         } else {
             self.free_id(id);
             self.outstanding -= 1;
@@ -178,12 +180,49 @@ impl FrontEnd {
     /// request is issued as [`FrontEnd::submit`] would, into what the completed one leaves: its id
     /// (the one `submit` would take, freed last), its place among the outstanding requests, and
     /// its device-queue slot, where it is admitted at once. When there is none, the id is freed.
+    /// (A record held in the read-ahead window, the usual case, is taken here, in registers; one
+    /// read from the source, out of line.) True when the completion has nothing left to do: a
+    /// write took the slot.
     #[inline(always)]
-    fn reissue_plain(&mut self, io: &mut Io, id: u32) {
+    fn reissue_plain(&mut self, io: &mut Io, id: u32) -> bool {
+        // (Not after the end: the window is empty then.)
+        let Some(rec) = self.workload.next_held() else {
+            self.reissue_from_source(io, id);
+            return false;
+        };
+        self.stats.requests_seen += 1;
+        match self.new_req::<true>(io.now, &rec, None) {
+            Ok(req) if req.write => {
+                // A write is queued, never answered at once: the device queue holds as many
+                // requests as before, and its admission is the completion's last call (a tail
+                // call; the read-ahead, which changes nothing, asked before it).
+                debug_assert!(self.in_device < self.queue_depth);
+                self.stats.writes_seen += 1;
+                self.reqs[id as usize] = req;
+                self.prefetch_ahead(io);
+                self.admit::<true>(io, id);
+                true
+            }
+            next => {
+                self.reissue_req(io, id, next.map(Some));
+                false
+            }
+        }
+    }
+
+    /// [`FrontEnd::reissue_plain`] when the next record is read from the source.
+    #[inline(never)]
+    fn reissue_from_source(&mut self, io: &mut Io, id: u32) {
         let next = self.next_record().and_then(|r| {
             r.map(|rec| self.new_req::<true>(io.now, &rec, None))
                 .transpose()
         });
+        self.reissue_req(io, id, next);
+    }
+
+    /// [`FrontEnd::reissue_plain`] of `next`, the next request (`None`: there is none).
+    #[inline(always)]
+    fn reissue_req(&mut self, io: &mut Io, id: u32, next: Result<Option<Req>, SimError>) {
         match next {
             Ok(Some(req)) => {
                 // (A slot is free: the completed request's.)
