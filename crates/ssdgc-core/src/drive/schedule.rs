@@ -55,25 +55,37 @@ impl Drive {
     /// it is short: inlined into its callers, it adds no frame of its own.)
     #[inline]
     pub(super) fn decide(&mut self, ev: &mut EventQueue, d: u32, woken: bool) {
-        let die = &mut self.dies[d as usize];
+        let die = &self.dies[d as usize];
         if matches!(die.running, Running::Nothing)
             && !self.res.blocked(d)
             && die.plane_hold.is_none()
-            && die.jobs.is_empty()
+            && self.quick_decision(ev, d)
         {
-            match self.scheme.quick_next(d, die.queue.front(), &self.ftl) {
-                Some(Action::Host(0)) => {
-                    if let Some(t) = die.take_queued(0) {
-                        self.start_host(ev, d, t, None);
-                    }
-                    return;
-                }
-                Some(Action::Idle) => return,
-                _ => {}
-            }
+            return;
         }
         // (The rounds take this case again from the start: what was tested changes nothing.)
         self.decide_again(ev, d, woken);
+    }
+
+    /// The usual decisions of free die `d`, taken without the scheme's context when it has no GC
+    /// job: a host transaction with no GC due is started, or nothing is to be done
+    /// (`GcScheme::quick_next`). True when the decision is over.
+    #[inline(always)]
+    fn quick_decision(&mut self, ev: &mut EventQueue, d: u32) -> bool {
+        let die = &mut self.dies[d as usize];
+        if !die.jobs.is_empty() {
+            return false;
+        }
+        match self.scheme.quick_next(d, die.queue.front(), &self.ftl) {
+            Some(Action::Host(0)) => {
+                if let Some(t) = die.take_queued(0) {
+                    self.start_host(ev, d, t, None);
+                }
+                true
+            }
+            Some(Action::Idle) => true,
+            _ => false,
+        }
     }
 
     /// [`Drive::decide`]'s rounds, until one is over.
@@ -104,21 +116,10 @@ impl Drive {
         if let Some(j) = self.dies[d as usize].plane_hold {
             return self.step_plane_held(ev, d, j);
         }
-        let die = &mut self.dies[d as usize];
-        if die.jobs.is_empty() {
-            // The usual decisions, a host transaction with no GC due or nothing to do, answered
-            // without the context (`GcScheme::quick_next`).
-            match self.scheme.quick_next(d, die.queue.front(), &self.ftl) {
-                Some(Action::Host(0)) => {
-                    if let Some(t) = die.take_queued(0) {
-                        self.start_host(ev, d, t, None);
-                    }
-                    return true;
-                }
-                Some(Action::Idle) => return true,
-                _ => {}
-            }
+        if self.quick_decision(ev, d) {
+            return true;
         }
+        let die = &mut self.dies[d as usize];
         let mut cx = die_context!(self, die, d, self.now, woken);
         let action = self.scheme.next(&mut cx);
         if let Some(w) = cx.wake {
