@@ -182,19 +182,16 @@ impl PageFtl {
     /// [`Self::invalidated`] of a page of block `gb` (drive-wide), block `local` of `plane`.
     #[inline(always)]
     fn invalidated_block(&mut self, gb: usize, plane: u32, local: u32) {
-        let old = self.blocks[gb].valid;
-        debug_assert!(old > 0);
-        self.blocks[gb].valid = old - 1;
-        self.blocks[gb].last_modified = self.clock;
-        if let PlaneIndex::Greedy(g) = &mut self.planes[plane as usize].victim {
-            // Greedy needs no view: no view built, no dynamic dispatch; and no state read, as its
-            // candidates are exactly the full blocks (it ignores any other).
-            g.page_invalidated(local, old);
-            return;
-        }
-        if self.blocks[gb].state == BlockState::Full {
-            self.with_victim_index(plane, |index, view| index.on_invalidate(local, old, view));
-        }
+        let Self {
+            planes,
+            blocks,
+            erase_count,
+            geo,
+            clock,
+            ..
+        } = self;
+        let victim = &mut planes[plane as usize].victim;
+        block_lost_page(victim, blocks, erase_count, geo, *clock, plane, gb, local);
     }
 
     /// The stream GC data of `lpn` asked for `stream` goes to: with hot/cold separation, the `Gc`
@@ -226,20 +223,19 @@ impl PageFtl {
         plane: u32,
         f: impl FnOnce(&mut PlaneIndex, &PlaneView<'_>) -> R,
     ) -> R {
-        let r = self.plane_range(plane);
-        let view = PlaneView {
-            blocks: &self.blocks[r.clone()],
-            erase_count: &self.erase_count[r],
-            now: self.clock,
-            pages_per_block: self.geo.pages_per_block,
-        };
+        let view = plane_view(
+            &self.blocks,
+            &self.erase_count,
+            &self.geo,
+            self.clock,
+            plane,
+        );
         f(&mut self.planes[plane as usize].victim, &view)
     }
 
     #[inline]
     fn plane_range(&self, plane: u32) -> std::ops::Range<usize> {
-        let b = self.geo.blocks_per_plane as usize;
-        plane as usize * b..(plane as usize + 1) * b
+        block_range(&self.geo, plane)
     }
 
     /// Takes the next free page of a plane's write point for `stream`, opening a block if needed.
@@ -279,12 +275,9 @@ impl PageFtl {
     /// [`Self::filled`] of a page of block `gb` (drive-wide), its last page when `last`.
     #[inline(always)]
     fn filled_in(&mut self, gb: u32, last: bool) {
-        let gb = gb as usize;
-        self.blocks[gb].valid += 1;
-        self.clock += 1;
-        self.blocks[gb].last_modified = self.clock;
+        block_gained_page(&mut self.blocks, &mut self.clock, gb as usize);
         if last {
-            self.close_block(gb);
+            self.close_block(gb as usize);
         }
     }
 
@@ -296,10 +289,11 @@ impl PageFtl {
     }
 
     /// A host write of `lpn` in `plane` ([`FtlMechanism::host_write_in`]), then a cache hint for
-    /// the write of `ahead` served next, if any (else for this write's own page): the CPU fetches what that write will update of
-    /// the page it supersedes (its P2L entry, its block's valid count, clock and state), found
-    /// from `ahead`'s L2P entry ([`Self::prefetch_lpn`] fetched it when the write was queued)
-    /// with the tables' views this write took. The hint changes nothing.
+    /// the write of `ahead` served next, if any (else for this write's own page): the CPU fetches
+    /// what that write will update of the page it supersedes (its P2L entry, its block's valid
+    /// count, clock and state), found from `ahead`'s L2P entry ([`Self::prefetch_lpn`] fetched it
+    /// when the write was queued) with the tables' views this write took. The hint changes
+    /// nothing.
     #[inline(always)]
     pub fn host_write_ahead(
         &mut self,
@@ -365,34 +359,20 @@ impl PageFtl {
                 "page {old} outside plane {plane}"
             );
             let local = gb - plane * geo.blocks_per_plane;
-            let b = &mut blocks[gb as usize];
-            let was = b.valid;
-            debug_assert!(was > 0);
-            b.valid = was - 1;
-            b.last_modified = *clock;
-            match &mut ps.victim {
-                // As `invalidated_block`: greedy needs no view and reads no state.
-                PlaneIndex::Greedy(g) => g.page_invalidated(local, was),
-                index => {
-                    if b.state == BlockState::Full {
-                        let bpp = geo.blocks_per_plane as usize;
-                        let r = plane as usize * bpp..(plane as usize + 1) * bpp;
-                        let view = PlaneView {
-                            blocks: &blocks[r.clone()],
-                            erase_count: &erase_count[r],
-                            now: *clock,
-                            pages_per_block: geo.pages_per_block,
-                        };
-                        index.on_invalidate(local, was, &view);
-                    }
-                }
-            }
+            let victim = &mut ps.victim;
+            block_lost_page(
+                victim,
+                blocks,
+                erase_count,
+                geo,
+                *clock,
+                plane,
+                gb as usize,
+                local,
+            );
         }
-        // `filled_in`, its block closed (rarely) once the borrows end.
-        let b = &mut blocks[at.gb as usize];
-        b.valid += 1;
-        *clock += 1;
-        b.last_modified = *clock;
+        // As `filled_in`, its block closed (rarely) once the borrows end.
+        block_gained_page(blocks, clock, at.gb as usize);
         if at.last {
             self.close_block(at.gb as usize);
         }
@@ -775,6 +755,74 @@ impl FtlMechanism for PageFtl {
 
 #[cfg(test)]
 mod tests;
+
+/// Block `gb` (drive-wide), block `local` of `plane`, lost a valid page at `clock`, telling
+/// `plane`'s victim index when the block is a candidate. On the FTL's fields apart, so that the
+/// host write, which holds other borrows of them, shares it ([`PageFtl::invalidated_block`]).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn block_lost_page(
+    victim: &mut PlaneIndex,
+    blocks: &mut [BlockInfo],
+    erase_count: &[u32],
+    geo: &Geometry,
+    clock: u64,
+    plane: u32,
+    gb: usize,
+    local: u32,
+) {
+    let b = &mut blocks[gb];
+    let was = b.valid;
+    debug_assert!(was > 0);
+    b.valid = was - 1;
+    b.last_modified = clock;
+    match victim {
+        // Greedy needs no view: no view built, no dynamic dispatch; and no state read, as its
+        // candidates are exactly the full blocks (it ignores any other).
+        PlaneIndex::Greedy(g) => g.page_invalidated(local, was),
+        index => {
+            if b.state == BlockState::Full {
+                let view = plane_view(blocks, erase_count, geo, clock, plane);
+                index.on_invalidate(local, was, &view);
+            }
+        }
+    }
+}
+
+/// Block `gb` (drive-wide) gained a valid page: one more program on the clock (the caller closes
+/// the block when the page was its last, [`PageFtl::close_block`]).
+#[inline(always)]
+fn block_gained_page(blocks: &mut [BlockInfo], clock: &mut u64, gb: usize) {
+    let b = &mut blocks[gb];
+    b.valid += 1;
+    *clock += 1;
+    b.last_modified = *clock;
+}
+
+/// The view of `plane`'s blocks its victim index decides on, at `clock`.
+#[inline(always)]
+fn plane_view<'a>(
+    blocks: &'a [BlockInfo],
+    erase_count: &'a [u32],
+    geo: &Geometry,
+    clock: u64,
+    plane: u32,
+) -> PlaneView<'a> {
+    let r = block_range(geo, plane);
+    PlaneView {
+        blocks: &blocks[r.clone()],
+        erase_count: &erase_count[r],
+        now: clock,
+        pages_per_block: geo.pages_per_block,
+    }
+}
+
+/// The drive-wide indices of `plane`'s blocks.
+#[inline(always)]
+fn block_range(geo: &Geometry, plane: u32) -> std::ops::Range<usize> {
+    let b = geo.blocks_per_plane as usize;
+    plane as usize * b..(plane as usize + 1) * b
+}
 
 /// A host write of `lpn` as the HC classification `hc` counts it (kept out of the hot path).
 #[cold]
