@@ -627,12 +627,9 @@ impl Drive {
             id: t,
         };
         let free = matches!(die.running, Running::Nothing);
-        if free
-            && die.queue.is_empty()
-            && die.jobs.is_empty()
-            && die.plane_hold.is_none()
+        if die.queue.is_empty()
             && !self.multiplane.on()
-            && !self.res.blocked(d)
+            && self.quick_decision_applies(d)
             && self.scheme.quick_next(d, Some(&q), &self.ftl) == Some(scheme::Action::Host(0))
         {
             // A free die with nothing queued, whose scheme starts the transaction at once (the
@@ -641,6 +638,7 @@ impl Drive {
             self.start_host(ev, d, t, None);
             return;
         }
+        let die = &mut self.dies[d as usize];
         if self.reads_first && !write {
             scope::queue_read_first(&mut die.queue, q);
         } else {

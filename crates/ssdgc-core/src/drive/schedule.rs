@@ -55,27 +55,32 @@ impl Drive {
     /// it is short: inlined into its callers, it adds no frame of its own.)
     #[inline]
     pub(super) fn decide(&mut self, ev: &mut EventQueue, d: u32, woken: bool) {
-        let die = &self.dies[d as usize];
-        if matches!(die.running, Running::Nothing)
-            && !self.res.blocked(d)
-            && die.plane_hold.is_none()
-            && self.quick_decision(ev, d)
-        {
+        if self.quick_decision_applies(d) && self.quick_decision(ev, d) {
             return;
         }
         // (The rounds take this case again from the start: what was tested changes nothing.)
         self.decide_again(ev, d, woken);
     }
 
-    /// The usual decisions of free die `d`, taken without the scheme's context when it has no GC
-    /// job: a host transaction with no GC due is started, or nothing is to be done
+    /// True when die `d` runs nothing, its channel is not held by another die's GC, it holds no
+    /// plane for a job and it has no GC job: its next decision may be the quick one
+    /// ([`Drive::quick_decision`], or a queued page's start in `Drive::queue`).
+    #[inline(always)]
+    pub(super) fn quick_decision_applies(&self, d: u32) -> bool {
+        let die = &self.dies[d as usize];
+        matches!(die.running, Running::Nothing)
+            && !self.res.blocked(d)
+            && die.plane_hold.is_none()
+            && die.jobs.is_empty()
+    }
+
+    /// The usual decisions of free die `d`, which has no GC job, taken without the scheme's
+    /// context: a host transaction with no GC due is started, or nothing is to be done
     /// (`GcScheme::quick_next`). True when the decision is over.
     #[inline(always)]
     fn quick_decision(&mut self, ev: &mut EventQueue, d: u32) -> bool {
         let die = &mut self.dies[d as usize];
-        if !die.jobs.is_empty() {
-            return false;
-        }
+        debug_assert!(die.jobs.is_empty());
         match self.scheme.quick_next(d, die.queue.front(), &self.ftl) {
             Some(Action::Host(0)) => {
                 if let Some(t) = die.take_queued(0) {
@@ -116,7 +121,7 @@ impl Drive {
         if let Some(j) = self.dies[d as usize].plane_hold {
             return self.step_plane_held(ev, d, j);
         }
-        if self.quick_decision(ev, d) {
+        if self.dies[d as usize].jobs.is_empty() && self.quick_decision(ev, d) {
             return true;
         }
         let die = &mut self.dies[d as usize];
