@@ -32,9 +32,15 @@ use crate::rng::{plane_stream, plane_streams, rng_for};
 /// Planes of consecutive residues aged, then joined, together: 16 L2P entries fill a cache line.
 const GROUP: usize = 16;
 
-/// Overwrites drawn ahead of the one written: the L2P entry of each is read when it is drawn, so
-/// that its cache miss overlaps the writes before it instead of stalling its own.
-const AHEAD: usize = 8;
+/// Overwrites drawn ahead of the one written: the CPU is asked for the L2P entry of each when it
+/// is drawn ([`Ftl::prefetch_lpn`]), so that its cache miss overlaps the writes before it instead
+/// of stalling its own.
+const AHEAD: usize = 16;
+
+/// How many writes ahead the CPU is asked for what an overwrite will update of the page it
+/// supersedes ([`Ftl::prefetch_overwrite_ahead`]: its P2L entry, its block's record and victim
+/// index entry), found from the L2P entry fetched `AHEAD - NEAR` writes before.
+const NEAR: usize = 8;
 
 /// One plane's ageing: its logical pages in order, then `overwrites` random ones.
 fn age_plane(
@@ -57,11 +63,16 @@ fn age_plane(
     for a in &mut ahead {
         *a = pages.gen_range(0..share);
     }
+    for a in &ahead {
+        sub.prefetch_lpn(*a);
+    }
+    // The pages are written in the order they are drawn; the hints change nothing.
     for i in 0..overwrites {
-        let slot = &mut ahead[i as usize % AHEAD];
-        let lpn = *slot;
-        *slot = pages.gen_range(0..share);
-        std::hint::black_box(sub.lookup(*slot));
+        let at = i as usize % AHEAD;
+        let lpn = ahead[at];
+        ahead[at] = pages.gen_range(0..share);
+        sub.prefetch_lpn(ahead[at]);
+        sub.prefetch_overwrite_ahead(ahead[(at + NEAR) % AHEAD]);
         write_instant(sub, lpn, &mut victims)?;
     }
     Ok(())
