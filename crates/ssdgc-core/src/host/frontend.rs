@@ -395,7 +395,7 @@ impl FrontEnd {
             if self.look_ahead {
                 self.announce(io, &rec, disk, at);
             }
-            self.prefetch_ahead(io);
+            self.prefetch_ahead::<false>(io);
         }
         Ok(())
     }
@@ -479,7 +479,7 @@ impl FrontEnd {
                 }
                 let disk = self.last_disk::<PLAIN>();
                 self.submit::<PLAIN>(io, rec, disk)?;
-                self.prefetch_ahead(io);
+                self.prefetch_ahead::<PLAIN>(io);
                 Ok(true)
             }
             None => Ok(false),
@@ -680,15 +680,16 @@ impl FrontEnd {
 
     /// Asks the drive for the mapping entries of the records read ahead ([`super::lookahead`]):
     /// the L2P entry of the newest (the first page of each record), and for a write half a window
-    /// nearer the entries of the page it will supersede. Changes nothing.
+    /// nearer the entries of the page it will supersede. Changes nothing. (`PLAIN`: in the plain
+    /// run, [`FrontEnd::plain`].)
     #[inline(always)]
-    fn prefetch_ahead(&self, io: &Io) {
+    fn prefetch_ahead<const PLAIN: bool>(&self, io: &Io) {
         if !self.read_ahead {
             return;
         }
         let logical = self.logical;
         let lpn = |r: &IoRecord| {
-            let p = self.page_of::<false>(r.offset);
+            let p = self.page_of::<PLAIN>(r.offset);
             (if p < logical { p } else { p % logical }) as Lpn
         };
         let drive = &io.drives[0];

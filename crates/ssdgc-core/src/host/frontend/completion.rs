@@ -199,7 +199,7 @@ impl FrontEnd {
                 debug_assert!(self.in_device < self.queue_depth);
                 self.stats.writes_seen += 1;
                 self.reqs[id as usize] = req;
-                self.prefetch_ahead(io);
+                self.prefetch_ahead::<true>(io);
                 self.admit::<true>(io, id);
                 true
             }
@@ -230,7 +230,7 @@ impl FrontEnd {
                 self.stats.writes_seen += u64::from(req.write);
                 self.reqs[id as usize] = req;
                 self.admit::<true>(io, id);
-                self.prefetch_ahead(io);
+                self.prefetch_ahead::<true>(io);
             }
             Ok(None) => {
                 self.free_id(id);
