@@ -29,9 +29,10 @@ pub(crate) const READ_AHEAD: usize = 8;
 /// than that whenever the tables' cache lines come from the shared cache or memory.
 pub(crate) const READ_AHEAD_MIN_PAGES: u64 = 1 << 18;
 
-/// Slots of the window's buffer: twice [`READ_AHEAD`], so that a generator refills it in
-/// batches of at least [`READ_AHEAD`] records.
-const SLOTS: usize = 2 * READ_AHEAD;
+/// Slots of the window's buffer: eight times [`READ_AHEAD`], so that a generator refills it in
+/// batches of at least seven times [`READ_AHEAD`] records (each batch moves the held records to
+/// the buffer's front first).
+const SLOTS: usize = 8 * READ_AHEAD;
 
 const EMPTY: IoRecord = IoRecord {
     time_ns: 0,
