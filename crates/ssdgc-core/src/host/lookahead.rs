@@ -25,7 +25,7 @@ pub(crate) const READ_AHEAD: usize = 8;
 /// Logical pages from which a drive's workload is read ahead: an L2P table of 1 MiB (4-byte
 /// entries), which with its P2L table is beyond a core's own (L2) cache. On a smaller drive the
 /// tables stay in that cache and the window would only add instructions. Above it the window
-/// costs about 130 instructions a request (the 16-plane benchmark drive), and its hints save more
+/// costs about 80 instructions a request (the 16-plane benchmark drive), and its hints save more
 /// than that whenever the tables' cache lines come from the shared cache or memory.
 pub(crate) const READ_AHEAD_MIN_PAGES: u64 = 1 << 18;
 
