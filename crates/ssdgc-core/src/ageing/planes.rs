@@ -62,8 +62,6 @@ fn age_plane(
     let mut ahead = [0u32; AHEAD];
     for a in &mut ahead {
         *a = pages.gen_range(0..share);
-    }
-    for a in &ahead {
         sub.prefetch_lpn(*a);
     }
     // The pages are written in the order they are drawn; the hints change nothing.
