@@ -17,6 +17,10 @@ struct RefPlane {
     now: u64,
     candidates: BTreeSet<u32>,
     fill_order: VecDeque<u32>,
+    /// When each candidate last entered its valid count (by filling or by an invalidation), on
+    /// a counter of such entries: greedy's ties go to the latest.
+    entered: Vec<u64>,
+    entries: u64,
 }
 
 impl RefPlane {
@@ -28,7 +32,15 @@ impl RefPlane {
             now: 0,
             candidates: BTreeSet::new(),
             fill_order: VecDeque::new(),
+            entered: vec![0; blocks as usize],
+            entries: 0,
         }
+    }
+
+    /// Candidate `b` has just entered its valid count.
+    fn enter(&mut self, b: u32) {
+        self.entries += 1;
+        self.entered[b as usize] = self.entries;
     }
 
     fn view(&self) -> PlaneView<'_> {
@@ -116,6 +128,7 @@ pub(super) fn drive(
                 plane.blocks[b as usize].last_modified = plane.now;
                 plane.candidates.insert(b);
                 plane.fill_order.push_back(b);
+                plane.enter(b);
                 policy.on_full(b, &plane.view());
             }
             Op::Invalidate { which } => {
@@ -132,6 +145,7 @@ pub(super) fn drive(
                 let old = plane.blocks[b as usize].valid;
                 plane.blocks[b as usize].valid = old - 1;
                 plane.blocks[b as usize].last_modified = plane.now;
+                plane.enter(b);
                 policy.on_invalidate(b, old, &plane.view());
             }
             Op::Tick(dt) => plane.now += dt,
@@ -273,7 +287,16 @@ fn check_pick(kind: VictimKind, plane: &mut RefPlane, got: Option<u32>) {
         .min()
         .unwrap();
     match kind {
-        VictimKind::Greedy => assert_eq!(v, min_valid, "greedy: not the minimum"),
+        VictimKind::Greedy => {
+            assert_eq!(v, min_valid, "greedy: not the minimum");
+            // Ties: the candidate that entered the fewest valid pages last (LIFO).
+            let latest = cands
+                .iter()
+                .copied()
+                .filter(|&c| plane.blocks[c as usize].valid == min_valid)
+                .max_by_key(|&c| plane.entered[c as usize]);
+            assert_eq!(Some(b), latest, "greedy: not the latest of its ties");
+        }
         // With D far above the candidate count, missing the minimum has probability < 1e-25.
         VictimKind::Rga(d) if d >= 1000 => assert_eq!(v, min_valid, "rga:{d}: not the minimum"),
         VictimKind::Rga(_) | VictimKind::Random => {}
