@@ -12,8 +12,9 @@
 //!
 //! Environment:
 //! - `SSDGC_BENCH_REQUESTS`: requests of the measured run (default 5,000,000);
-//! - `SSDGC_BENCH_DRIVES`: comma-separated drives to run, of `16p`, `64p` and `pagc` (default all
-//!   three).
+//! - `SSDGC_BENCH_DRIVES`: comma-separated drives to run, of `16p`, `64p`, `pagc` and `16s`
+//!   (default `16p,64p,pagc`; `16s` is the 16p drive's shape small enough for its tables to stay
+//!   in a core's L2 cache, run only when named).
 //!
 //! `pagc` is the preconditioning alone of the `pagc` preset (1 TiB, 256 planes, 134 M physical
 //! pages: fill, then 2 × capacity of random overwrites, the planes aged in parallel on rayon's
@@ -64,6 +65,19 @@ const DRIVES: &[Drive] = &[
         planes_per_die: 2,
         blocks_per_plane: 2048,
         pages_per_block: 256,
+        held_back: 3,
+    },
+    // Not run by default: the 16p drive's shape with 64 blocks per plane, 65,536 pages (256 MiB
+    // raw), whose tables (256 KiB each) stay in a core's L2 cache. The same replay with few
+    // cache misses: what the host's core does per request when memory costs (almost) nothing,
+    // beside the 16p row where it does not (docs/PERFORMANCE.md, round ten).
+    Drive {
+        key: "16s",
+        channels: 4,
+        chips_per_channel: 2,
+        planes_per_die: 2,
+        blocks_per_plane: 64,
+        pages_per_block: 64,
         held_back: 3,
     },
 ];
@@ -271,7 +285,7 @@ fn main() {
         let d = DRIVES
             .iter()
             .find(|d| d.key == key)
-            .unwrap_or_else(|| panic!("unknown drive '{key}': use 16p, 64p or pagc"));
+            .unwrap_or_else(|| panic!("unknown drive '{key}': use 16p, 64p, 16s or pagc"));
         println!("\n{key}: settings (on the default preset):");
         for s in d.settings() {
             println!("  --set {s}");
