@@ -508,3 +508,209 @@ impl VictimKind {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The policies' names, string and table forms, and parameter declarations.
+
+    use super::*;
+    use crate::gc::victim::list;
+    use crate::gc::victim::tests::all_kinds;
+
+    #[test]
+    fn names_round_trip() {
+        for kind in all_kinds() {
+            assert_eq!(kind.name().parse::<VictimKind>(), Ok(kind));
+            assert_eq!(kind.to_string(), kind.name());
+        }
+        assert_eq!(
+            "rga".parse(),
+            Ok(VictimKind::Rga(crate::gc::victim::RGA_DEFAULT_D))
+        );
+        assert_eq!(" Random+ ".parse(), Ok(VictimKind::RandomPlus));
+        for (name, desc) in list() {
+            assert!(!desc.is_empty());
+            let parseable = name.replace(":D", ":3").replace(":ALPHA", ":0.5");
+            assert!(
+                parseable.parse::<VictimKind>().is_ok(),
+                "{name} does not parse"
+            );
+        }
+    }
+
+    #[test]
+    fn parse_errors_name_valid_policies() {
+        let e = "lru".parse::<VictimKind>().unwrap_err();
+        assert!(
+            e.starts_with("'gc.victim' = 'lru' must be one of: greedy, rga:D, random"),
+            "{e}"
+        );
+        for (name, _) in list() {
+            assert!(e.contains(&name), "{e}");
+        }
+        for (bad, why) in [
+            (
+                "rga:0",
+                "'gc.victim' = 'rga:0': D must be an integer in 1..=4294967295",
+            ),
+            (
+                "rga:x",
+                "'gc.victim' = 'rga:x': D must be an integer in 1..=4294967295",
+            ),
+            (
+                "rga:",
+                "'gc.victim' = 'rga:': D must be an integer in 1..=4294967295",
+            ),
+            ("rga:-3", "'gc.victim' = 'rga:-3': D must be an integer"),
+            (
+                "rga:4294967296",
+                "'gc.victim' = 'rga:4294967296': D must be an integer",
+            ),
+            (
+                "rga:2:3",
+                "'gc.victim' = 'rga:2:3': rga takes 1 parameter (rga:D)",
+            ),
+            (
+                "greedy:3",
+                "'gc.victim' = 'greedy:3': greedy takes no parameter (greedy)",
+            ),
+            ("", "'gc.victim' = '' must be one of"),
+            ("rga\n:3", "'gc.victim' = 'rga\\n:3' must be one of"),
+            ("rga: 3", "'gc.victim' = 'rga: 3': D must be an integer"),
+        ] {
+            let e = bad.parse::<VictimKind>().unwrap_err();
+            assert!(e.starts_with(why), "{bad}: {e}");
+            assert!(!e.contains('\n'), "one line: {e}");
+        }
+    }
+
+    /// `gc.victim` as a TOML value, the way a configuration holds it.
+    fn from_toml(text: &str) -> Result<VictimKind, String> {
+        let t: toml::Table = format!("v = {text}").parse().expect("valid TOML");
+        VictimKind::from_toml(&t["v"])
+    }
+
+    #[test]
+    fn table_form_equals_string_form() {
+        assert_eq!(
+            from_toml(r#"{ policy = "rga", d = 8 }"#),
+            Ok(VictimKind::Rga(8))
+        );
+        assert_eq!(from_toml(r#"{ policy = "rga" }"#), Ok(VictimKind::Rga(8)));
+        assert_eq!(from_toml(r#"{ policy = "RGA", d = 3 }"#), "rga:3".parse());
+        assert_eq!(from_toml(r#""rga:8""#), Ok(VictimKind::Rga(8)));
+        for kind in all_kinds() {
+            let (name, values) = kind.values();
+            let policy = POLICIES.iter().find(|p| p.name == name).unwrap();
+            let mut table = format!("{{ policy = \"{name}\"");
+            for (p, v) in policy.params.iter().zip(&values) {
+                table.push_str(&format!(", {} = {v}", p.name));
+            }
+            table.push_str(" }");
+            assert_eq!(from_toml(&table), Ok(kind), "{table}");
+            assert_eq!(from_toml(&format!("\"{}\"", kind.name())), Ok(kind));
+        }
+    }
+
+    #[test]
+    fn table_form_checks_its_parameters() {
+        for (text, want) in [
+            (
+                r#"{ policy = "rga", d = 0 }"#,
+                "'gc.victim.d' = 0 must be an integer in 1..=4294967295",
+            ),
+            (
+                r#"{ policy = "rga", d = -1 }"#,
+                "'gc.victim.d' = -1 must be an integer in 1..=",
+            ),
+            (
+                r#"{ policy = "rga", d = 2.5 }"#,
+                "'gc.victim.d' = 2.5 must be an integer in 1..=",
+            ),
+            (
+                r#"{ policy = "rga", d = "8" }"#,
+                "'gc.victim.d' = '8' must be an integer in 1..=",
+            ),
+            (
+                r#"{ policy = "rga", k = 8 }"#,
+                "'gc.victim.k' is not a parameter of rga (known: policy, d)",
+            ),
+            (
+                r#"{ policy = "greedy", d = 8 }"#,
+                "'gc.victim.d' is not a parameter of greedy (known: policy)",
+            ),
+            (
+                r#"{ d = 8 }"#,
+                "'gc.victim' as a table needs policy = \"NAME\" (one of: greedy, rga:D",
+            ),
+            (
+                r#"{ policy = 3 }"#,
+                "'gc.victim.policy' must be a string (one of: greedy",
+            ),
+            (
+                r#"{ policy = "lru" }"#,
+                "'gc.victim' = 'lru' must be one of: greedy",
+            ),
+            ("8", "'gc.victim' must be a string (\"rga:8\") or a table"),
+            (
+                "true",
+                "'gc.victim' must be a string (\"rga:8\") or a table",
+            ),
+            (
+                r#"{ policy = "rga", "a\nb" = 1 }"#,
+                "'gc.victim.a\\nb' is not a parameter of rga",
+            ),
+            (
+                r#"{ policy = "rga", d = "\n" }"#,
+                "'gc.victim.d' = '\\n' must be an integer",
+            ),
+        ] {
+            let e = from_toml(text).unwrap_err();
+            assert!(e.starts_with(want), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn parameter_declarations_are_consistent() {
+        for p in POLICIES {
+            assert!(!p.about.is_empty(), "{}", p.name);
+            for q in p.params {
+                assert!(!q.about.is_empty(), "{}.{}", p.name, q.name);
+                if let Some(d) = q.default {
+                    assert!(
+                        check_value(q, d).is_ok(),
+                        "{}.{}: default out of range",
+                        p.name,
+                        q.name
+                    );
+                }
+            }
+            // Every declared policy builds, with its defaults or the smallest values.
+            let text = p.params.iter().fold(p.name.to_string(), |s, q| match q.ty {
+                ParamType::Int { min, .. } => format!("{s}:{min}"),
+                ParamType::Real { min, .. } => format!("{s}:{min}"),
+            });
+            let kind: VictimKind = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(kind.name(), text);
+            assert_eq!(kind.values().0, p.name);
+        }
+    }
+
+    #[test]
+    fn alpha_is_checked() {
+        assert_eq!("alpha:0.3".parse(), Ok(VictimKind::Alpha(0.3)));
+        assert_eq!(
+            from_toml("{ policy = \"alpha\", alpha = 1 }"),
+            Ok(VictimKind::Alpha(1.0))
+        );
+        for bad in ["alpha:1.5", "alpha:-0.1", "alpha:nan", "alpha:x"] {
+            let e = bad.parse::<VictimKind>().unwrap_err();
+            assert!(e.contains("[0, 1]") && !e.contains('\n'), "{bad}: {e}");
+        }
+        assert!("alpha"
+            .parse::<VictimKind>()
+            .unwrap_err()
+            .contains("needs its parameter ALPHA"));
+        assert_eq!(VictimKind::Alpha(0.5).name(), "alpha:0.5");
+    }
+}
