@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, every crate's tests (unit, property, fidelity, CLI
-# integration and golden reports, the simulator oracle, quick reproductions), a short randomized
+# integration and golden reports, the simulator oracle, quick reproductions), the benchmark
+# comparison script's statistics (bench/e2e-alternate-test.sh), a short randomized
 # reliability campaign, a short fuzzing run of the trace readers, specs and configuration, and the
 # Python package's tests (scripts/python-tests.sh).
 #   scripts/test.sh            everything
@@ -18,6 +19,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 echo "== cargo test"
 cargo test --workspace
+
+echo "== bench/e2e-alternate.sh against stand-in binaries"
+bench/e2e-alternate-test.sh
 
 if [ "${PYTHON_TESTS:-1}" != "0" ]; then
     echo "== Python package (python/, docs/python.md): built into a virtual environment, pytest"
