@@ -147,39 +147,6 @@ mod prop {
     }
 }
 
-/// Parsing speed on the largest samples: `cargo test --release -p ssdgc-workload -- --ignored
-/// --nocapture throughput`.
-#[test]
-#[ignore]
-fn throughput() {
-    for (name, format) in [
-        ("blkreplay_1and1_linux_mysql.load", Format::Blkreplay),
-        ("tencent_cbs_snia_sample.csv", Format::Tencent),
-        ("ssdsim_example.ascii", Format::Disksim),
-    ] {
-        let Some(path) = sample_path(name) else {
-            continue;
-        };
-        let bytes = std::fs::read(&path).unwrap();
-        let opts = TraceOptions {
-            format,
-            ..TraceOptions::default()
-        };
-        let start = std::time::Instant::now();
-        let mut lines = 0;
-        for _ in 0..20 {
-            let input = Box::new(std::io::Cursor::new(bytes.clone()));
-            let mut rd = crate::TraceReader::from_reader(name, input, &opts).unwrap();
-            for r in &mut rd {
-                r.unwrap();
-            }
-            lines += rd.stats().lines;
-        }
-        let secs = start.elapsed().as_secs_f64();
-        println!("{name}: {:.1} M lines/s", lines as f64 / secs / 1e6);
-    }
-}
-
 #[test]
 fn offset_plus_length_overflowing_64_bits_is_an_error_naming_the_line() {
     let text = "1,h,0,Write,0,4096,1\n2,h,0,Write,18446744073709551615,4096,1\n\
