@@ -441,27 +441,4 @@ mod tests {
             );
         }
     }
-
-    /// Prints simulated against modelled WAF for the reference geometries (run with
-    /// `cargo test --release -p ssdgc-core waf_table -- --ignored --nocapture`).
-    #[test]
-    #[ignore]
-    fn waf_table() {
-        for ppb in [64u32, 256] {
-            for sf in [0.07, 0.1, 0.2, 0.3] {
-                let a = alpha_from_spare(sf);
-                let blocks = 262_144 / ppb;
-                let f = simulate_waf(VictimKind::Fifo, blocks, ppb, sf, (8, 16));
-                let g = simulate_waf(VictimKind::Greedy, blocks, ppb, sf, (8, 16));
-                let r = simulate_waf(VictimKind::Random, blocks, ppb, sf, (8, 16));
-                println!(
-                    "sf {sf:.2} n_p {ppb:3}: fifo {f:.4} (model {:.4}) | greedy {g:.4} (model {:.4}) \
-                     | random {r:.4} (model {:.4})",
-                    waf_fifo(a),
-                    waf_greedy(a, ppb),
-                    waf_random(sf)
-                );
-            }
-        }
-    }
 }
