@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite: formatting, lints, every crate's tests (unit, property, fidelity, CLI
-# integration and golden reports, the simulator oracle, quick reproductions), the benchmark
-# comparison script's statistics (bench/e2e-alternate-test.sh), a short randomized
-# reliability campaign, a short fuzzing run of the trace readers, specs and configuration, and the
-# Python package's tests (scripts/python-tests.sh).
+# integration and golden reports, the simulator oracle, quick reproductions), the API docs' links
+# (`cargo doc`, warnings as errors), the benchmark comparison script's statistics
+# (bench/e2e-alternate-test.sh), a short randomized reliability campaign, a short fuzzing run of
+# the trace readers, specs and configuration, and the Python package's tests
+# (scripts/python-tests.sh).
 #   scripts/test.sh            everything
 #   FUZZ_SECONDS=0 scripts/test.sh   skip the fuzzing smoke run
 #   CAMPAIGN_RUNS=0 scripts/test.sh  skip the campaign
@@ -19,6 +20,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 echo "== cargo test"
 cargo test --workspace
+
+echo "== cargo doc (a broken or private link is an error)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 
 echo "== bench/e2e-alternate.sh against stand-in binaries"
 bench/e2e-alternate-test.sh

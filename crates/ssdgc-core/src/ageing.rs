@@ -2,7 +2,7 @@
 //! time.
 //!
 //! `trace` ([`trace`]) preconditions with the workload itself, as the parallel-page-migration paper
-//! does (§V-A-3, after MQSim, its ref. [10]): first every page the workload reads ("the write
+//! does (§V-A-3, after MQSim, its ref. \[10\]): first every page the workload reads ("the write
 //! operation should be performed before reading the data"), then every page it writes; while some
 //! logical page has never been written, the workload's pages again, shifted by `r × E` pages in
 //! round `r` (`E` one past the highest page it touches), folded onto the logical space — "we shift
@@ -31,7 +31,7 @@
 //! preconditioning's erases.
 //!
 //! On a page-mapped drive (without hot/cold separation) `fill` and `steady` age the planes apart,
-//! in parallel ([`planes`]): static allocation gives each plane a fixed share of the logical space
+//! in parallel (`ageing/planes.rs`): static allocation gives each plane a fixed share of the logical space
 //! and GC never moves a page out of its plane, so each plane writes its own pages in order and then
 //! its share of the overwrites, drawn from a random stream of its own; the aged state is the same
 //! whatever the number of threads.
@@ -127,7 +127,7 @@ pub fn write_instant(ftl: &mut Ftl, lpn: u32, rng: &mut SimRng) -> Result<(), Ft
 /// apart).
 ///
 /// A fresh page-mapped drive without hot/cold separation ([`Ftl::planes_separable`]) is aged
-/// plane by plane, in parallel on rayon's threads ([`planes`]): each plane writes its own logical
+/// plane by plane, in parallel on rayon's threads (`ageing/planes.rs`): each plane writes its own logical
 /// pages in order and then draws its share of the overwrites from a stream of its own, so the aged
 /// state does not depend on the number of threads. Otherwise (the log-block FTLs, hot/cold
 /// classification) the drive is aged as one, from the drive's preconditioning stream

@@ -1,7 +1,7 @@
 //! The simulator: a host front end and one or more drives (a RAID-0 array), one workload, one run.
 //!
 //! The run loop pops events from one `(time, sequence)` queue and hands each to its owner: arrivals
-//! and write-buffer acknowledgements to the front end ([`crate::host::frontend`]), die completions
+//! and write-buffer acknowledgements to the front end (`host/frontend.rs`), die completions
 //! and merged reads to the drive named in the event ([`crate::drive::Drive`]). A finished host page
 //! goes back to the front end before its die is kicked again, so a completion that admits more
 //! work queues it first.

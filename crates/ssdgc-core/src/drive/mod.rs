@@ -2,7 +2,7 @@
 //! timing of its flash operations. Several drives coexist in one simulation (an array); each owns
 //! all of its state.
 //!
-//! The front end ([`crate::host::frontend`]) talks to a drive through a narrow interface:
+//! The front end (`host/frontend.rs`) talks to a drive through a narrow interface:
 //!
 //! - [`Drive::queue`] hands in a page transaction (a read or write of one logical page of the
 //!   drive) with an opaque tag, and kicks the die that holds the page;

@@ -37,7 +37,7 @@
 //! channel carries one page at a time whatever the sharing. An operation may hold at most
 //! `registers_per_plane` registers (asserted).
 //!
-//! **Multi-block erase** (IPPBE, the parallel-page-migration paper's ref. [15], §II-F, §V-C):
+//! **Multi-block erase** (IPPBE, the parallel-page-migration paper's ref. \[15\], §II-F, §V-C):
 //! [`FlashOp::erase_blocks`] = `k` blocks of one plane erased by one command for one erase latency.
 //!
 //! **What a GC job holds** ([`GcScope`], `gc.blocking`): every operation occupies its die while it

@@ -9,7 +9,7 @@
 //! each block of [`MergePlan::erase`] is erased. The mapping changes with each operation as it is
 //! dispatched, as for any GC job.
 //!
-//! The three kinds (Kim et al.'s and Lee et al.'s log-block FTLs, the papers [8] and [12] of the
+//! The three kinds (Kim et al.'s and Lee et al.'s log-block FTLs, the papers \[8\] and \[12\] of the
 //! AGC/DGC paper):
 //!
 //! | kind | when | copies | erases |

@@ -188,7 +188,7 @@ pub trait FtlMechanism: FtlView {
     /// Chooses a victim in `plane` (the candidate index decides) and marks it. Returns the
     /// plane-local block, or `None` when the plane has no candidate.
     fn choose_victim(&mut self, plane: u32, rng: &mut SimRng) -> Option<u32>;
-    /// Puts back a victim [`FtlView::choose_victim`] returned and nothing collected: it is a
+    /// Puts back a victim [`FtlMechanism::choose_victim`] returned and nothing collected: it is a
     /// candidate again (the candidate index is told as when a block fills).
     fn return_victim(&mut self, plane: u32, block: u32);
     /// Moves the valid page `src` (holding `lpn`) to its plane's write point of `stream`. Returns the

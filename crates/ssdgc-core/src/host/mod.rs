@@ -4,10 +4,10 @@
 //! `ssdgc-workload`) and a replay mode: open loop (each request arrives at its timestamp, scaled by
 //! `host.time_scale`) or closed loop (a fixed number of requests outstanding; a new one is issued when
 //! one completes; with on/off bursts, a burst's requests are issued so, and the next burst starts
-//! an idle time after the last one completed). The front end ([`frontend`]) admits requests to the device queue
+//! an idle time after the last one completed). The front end (`host/frontend.rs`) admits requests to the device queue
 //! (`host.queue_depth`) in arrival order; the rest wait on the host, and their wait counts in their
 //! response time. Admitted requests go through the write buffer ([`buffer`]) and are striped over the
-//! drives of the array ([`array`]).
+//! drives of the array ([`array`](mod@array)).
 
 pub mod array;
 pub mod buffer;
@@ -239,7 +239,7 @@ impl Workload {
     }
 
     /// The next request. A generator is read in batches into the window of
-    /// [`lookahead::Ahead`] (whatever its depth), so that most calls take a record held there
+    /// `lookahead::Ahead` (whatever its depth), so that most calls take a record held there
     /// (inlined into the caller, the record in registers).
     #[inline(always)]
     pub fn next_record(&mut self) -> Option<Result<IoRecord, WorkloadError>> {

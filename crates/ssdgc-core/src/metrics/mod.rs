@@ -33,7 +33,7 @@ use crate::units::{ns_to_us, SimTime};
 
 /// A latency distribution: exact count, mean, standard deviation and maximum, and percentiles from
 /// an HDR histogram with 3 significant digits (relative error ≤ 0.1%), whose counts are kept
-/// apart ([`HdrCounts`]).
+/// apart (`metrics/hdr.rs`).
 #[derive(Clone, Debug)]
 pub struct LatencyStats {
     hist: HdrCounts,

@@ -97,7 +97,7 @@ impl Acc {
 pub const MAX_SERIES_POINTS: u64 = 100_000;
 
 /// Accumulates one series with fixed-width buckets, stored sparsely: memory grows with the
-/// non-empty buckets only, and never beyond [`MAX_SERIES_POINTS`] of them.
+/// non-empty buckets only, and never beyond `MAX_SERIES_POINTS` of them.
 #[derive(Clone, Debug)]
 pub struct Series {
     width: u64,

@@ -1,6 +1,6 @@
 //! H-FTL (`ftl.mapping = "hftl"`): the AGC/DGC paper's "2:8 hybrid mapped FTL" (Jung, Prabhakar and
-//! Kandemir, Middleware 2012, `agc-dgc-idle-time-gc.txt`, §6 "FTL implementation", citing [12] and
-//! [8]).
+//! Kandemir, Middleware 2012, `agc-dgc-idle-time-gc.txt`, §6 "FTL implementation", citing \[12\] and
+//! \[8\]).
 //!
 //! **Reading of "2:8".** §2.1: "Hybrid mapping FTLs manage a logical block by composing n data
 //! block(s) and m update block(s) (n : m mapping)"; §5.1: with "a 2:8 hybrid mapping scheme, κ [the

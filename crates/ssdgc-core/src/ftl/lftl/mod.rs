@@ -1,6 +1,6 @@
 //! L-FTL (`ftl.mapping = "lftl"`): the AGC/DGC paper's "log-structured FTL" (Jung, Prabhakar and
 //! Kandemir, "Taking Garbage Collection Overheads off the Critical Path in SSDs", Middleware 2012,
-//! `agc-dgc-idle-time-gc.txt`, §6 "FTL implementation", citing [12] and [8]), whose behaviour the
+//! `agc-dgc-idle-time-gc.txt`, §6 "FTL implementation", citing \[12\] and \[8\]), whose behaviour the
 //! paper describes as that of a log-block FTL: "preparing free blocks using fully-occupied blocks in
 //! advance helps to prevent the log block thrashing problem (in L-FTL)" (§6.5). ssdgc builds it
 //! as the block-mapping FTL of §2.1, "one data and one update block (1:1 mapping)" per logical

@@ -1,7 +1,7 @@
 //! The log-block engine behind L-FTL ([`super::lftl`]) and H-FTL ([`super::hftl`]): block-mapped
 //! data blocks and page-mapped update (log) blocks, shared by the logical blocks of a *group* —
 //! the hybrid mapping of the AGC/DGC paper's §2.1 ("hybrid mapping FTLs manage a logical block by
-//! composing n data block(s) and m update block(s)"), the FTLs it cites as [8] and [12].
+//! composing n data block(s) and m update block(s)"), the FTLs it cites as \[8\] and \[12\].
 //!
 //! **Logical blocks.** Logical pages are statically allocated to planes as under page mapping
 //! ([`crate::flash::StaticAllocator`]); the logical pages of one plane, numbered densely by

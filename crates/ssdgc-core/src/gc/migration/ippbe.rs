@@ -1,6 +1,6 @@
 //! IPPBE, intra-plane parallel block erase (`gc.erase_blocks = k`): Garrett, Yang, Zhang,
 //! "Enabling intra-plane parallel block erase in NAND flash to alleviate the impact of garbage
-//! collection", ISLPED 2018 — ref. [15] of the parallel-page-migration paper, which describes it
+//! collection", ISLPED 2018 — ref. \[15\] of the parallel-page-migration paper, which describes it
 //! (§II-F: "erasing more than one block does not incur additional time") and compares against it
 //! with two blocks per erase (§V-C, Fig. 5, Table 4).
 //!

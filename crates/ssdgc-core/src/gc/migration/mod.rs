@@ -36,7 +36,7 @@ axis_enum!(
 keyword_enum!(
     /// The copyback odd/even page restriction (`gc.copyback_parity`): in some chips a page may be
     /// copied back only to a page of the same parity (parallel-page-migration paper §IV-D-1, and
-    /// its refs. [9], [19], [42], [44], [50]).
+    /// its refs. \[9\], \[19\], \[42\], \[44\], \[50\]).
     Parity, "gc.copyback_parity", {
         /// No restriction: destinations in program order.
         None = "none",

@@ -12,7 +12,7 @@
 //! string form, which parses to the same value.
 //!
 //! A new policy with parameters is one [`VictimKind`] variant, one entry of [`POLICIES`] (its
-//! parameter declarations), and one arm each in [`VictimKind::from_values`] and
+//! parameter declarations), and one arm each in `VictimKind::from_values` and
 //! [`VictimKind::values`].
 
 use std::fmt;
