@@ -16,8 +16,8 @@
 # DRIVES (default "16p 64p") names the drives of each round ("pagc" alternates the builds'
 # preconditioning); PAGC_ROUNDS (default ROUNDS) how many times the current build then
 # preconditions the `pagc` preset alone (0: not at all); MORE (default none) names more bench
-# binaries, run after NEW_BIN in each round as builds `more1`, `more2`, ... (variants of one
-# change compared side by side).
+# binaries, builds `more1`, `more2`, ... (variants of one change compared side by side), run after
+# NEW_BIN in odd rounds and before it in even ones.
 #
 # BASE_BIN, NEW_BIN: the e2e bench binaries of two checkouts (`cargo bench -p ssdgc-core --bench
 # e2e --no-run` prints each one's path), e.g. the build before a change from
