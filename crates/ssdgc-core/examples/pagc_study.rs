@@ -10,8 +10,6 @@
 //! overwrites). Traces are read from `../shared/traces` beside the repository (or `SSDGC_TRACES`).
 //! Runs go in parallel on the machine's cores; the output is deterministic.
 
-use std::path::PathBuf;
-
 use rayon::prelude::*;
 use ssdgc_core::host::{ReplayMode, Workload};
 use ssdgc_core::{ConfigBuilder, Report, RunOptions, Simulator};
@@ -44,17 +42,6 @@ struct Job {
     sets: Vec<String>,
 }
 
-fn traces_dir() -> PathBuf {
-    std::env::var_os("SSDGC_TRACES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/traces"
-            ))
-        })
-}
-
 fn run(job: &Job) -> Report {
     let mut b = ConfigBuilder::preset("pagc-small").expect("preset");
     b.set(&format!("gc.scheme=\"{}\"", job.scheme))
@@ -63,7 +50,7 @@ fn run(job: &Job) -> Report {
         b.set(s).expect("setting");
     }
     let cfg = b.build().expect("valid drive");
-    let path = traces_dir().join(TRACES[job.trace].1);
+    let path = ssdgc_workload::shared_trace(TRACES[job.trace].1).expect("shared trace");
     let wl = Workload::from_trace(&path, &TraceOptions::default(), ReplayMode::OpenLoop)
         .unwrap_or_else(|e| panic!("{e}"));
     let opts = RunOptions::from_config(&cfg, 1).expect("options");

@@ -19,7 +19,6 @@
 //! Runs go in parallel on the machine's cores; the output is deterministic. Each run's wall time
 //! goes to standard error.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -73,17 +72,6 @@ struct Job {
     victim: &'static str,
 }
 
-fn traces_dir() -> PathBuf {
-    std::env::var_os("SSDGC_TRACES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../../shared/traces"
-            ))
-        })
-}
-
 fn count() -> u64 {
     std::env::var("SSDGC_PGC_COUNT")
         .ok()
@@ -125,7 +113,7 @@ fn run(job: &Job) -> Report {
         Load::Synthetic(s) => Workload::synthetic(s, Geometry::new(&cfg).logical_bytes(), SEED)
             .unwrap_or_else(|e| panic!("{s}: {e}")),
         Load::Trace(t) => Workload::from_trace(
-            &traces_dir().join(TRACES[*t].1),
+            &ssdgc_workload::shared_trace(TRACES[*t].1).expect("shared trace"),
             &TraceOptions::default(),
             ReplayMode::OpenLoop,
         )

@@ -1,7 +1,6 @@
 //! Turning experiments into runs, and running them in parallel.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 
 use ssdgc_core::ageing::Precondition;
 use ssdgc_core::batch::{self, Job};
@@ -203,39 +202,8 @@ pub fn config(spec: &RunSpec) -> Result<Config, String> {
     Ok(cfg)
 }
 
-/// Where the shared traces are: `SSDGC_TRACES`, else `shared/traces` beside the current directory
-/// or any of its ancestors (`../shared/traces` from the repository), else beside the source tree.
-pub fn traces_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("SSDGC_TRACES") {
-        return Some(PathBuf::from(d));
-    }
-    if let Ok(cwd) = std::env::current_dir() {
-        for a in cwd.ancestors() {
-            let d = a.join("shared").join("traces");
-            if d.is_dir() {
-                return Some(d);
-            }
-        }
-    }
-    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/traces");
-    d.is_dir().then_some(d)
-}
-
-/// A shared trace by file name, or a clear error.
-pub fn trace_path(name: &str) -> Result<PathBuf, String> {
-    let dir = traces_dir().ok_or_else(|| {
-        format!(
-            "trace {name}: shared traces directory not found (looked for shared/traces beside the \
-             current directory and its parents; set SSDGC_TRACES)"
-        )
-    })?;
-    let p = dir.join(name);
-    if p.is_file() {
-        Ok(p)
-    } else {
-        Err(format!("trace {name}: not found in {}", dir.display()))
-    }
-}
+/// A shared trace by file name, or a clear error ([`ssdgc_workload::shared_trace`]).
+pub use ssdgc_workload::shared_trace as trace_path;
 
 /// The workload of a run.
 pub fn workload(spec: &RunSpec, cfg: &Config) -> Result<Workload, String> {

@@ -5,13 +5,12 @@
 //! - `trace_parse/tencent`: `tencent_cbs_snia_sample.csv` (1.5 MB);
 //! - `trace_parse/disksim`: `ssdsim_example.ascii` (0.26 MB).
 //!
-//! The traces are the shared samples beside the repository (`../shared/traces`); a missing one
-//! stops the benchmark with its path. Run with `cargo bench -p ssdgc-workload --bench
+//! The traces are the shared samples ([`ssdgc_workload::shared_traces_dir`]: `SSDGC_TRACES`, else
+//! `../shared/traces` beside the repository); a missing one stops the benchmark naming it. Run with `cargo bench -p ssdgc-workload --bench
 //! trace_parse`.
 
 use std::hint::black_box;
 use std::io::Cursor;
-use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use ssdgc_workload::{Format, TraceOptions, TraceReader};
@@ -28,15 +27,8 @@ const SAMPLES: &[(&str, &str, Format)] = &[
 
 /// The bytes of shared sample trace `name`.
 fn sample(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/traces")
-        .join(name);
-    std::fs::read(&path).unwrap_or_else(|e| {
-        panic!(
-            "sample trace {}: {e} (the shared traces sit in ../shared/traces beside the repository)",
-            path.display()
-        )
-    })
+    let path = ssdgc_workload::shared_trace(name).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Parses all of `bytes` as `format`; the reader's count of lines.

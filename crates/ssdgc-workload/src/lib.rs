@@ -122,9 +122,11 @@
 
 use std::fmt;
 
+pub mod shared;
 pub mod synthetic;
 pub mod trace;
 
+pub use shared::{shared_trace, shared_traces_dir};
 pub use trace::columns::{AddrUnit, ColumnSpec, Separator};
 pub use trace::{open_trace, read_all_from_bytes, TraceReader, TraceStats};
 
