@@ -33,34 +33,24 @@ rounds=${3:-3}
 requests=${4:-5000000}
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
-# Runs one drive (`$drive`) of round `$i` with one build ("NAME BIN").
-run_one() {
-    build=${1%% *}
-    bin=${1#* }
-    line=$(SSDGC_BENCH_E2E_DRIVE=$drive SSDGC_BENCH_REQUESTS=$requests "$bin" --bench | grep '^RESULT')
-    echo "round=$i build=$build $line" | tee -a "$results"
-}
 echo "start $(date -u) load $(cut -d' ' -f1-3 /proc/loadavg)"
 i=1
 while [ "$i" -le "$rounds" ]; do
     for drive in ${DRIVES:-16p 64p}; do
-        set -- "base $base" "new $new"
+        # The round's builds in the order they run: appended in odd rounds, prepended in even ones.
+        odd=$((i % 2))
+        if [ "$odd" -eq 1 ]; then set -- "base $base" "new $new"; else set -- "new $new" "base $base"; fi
         k=1
         for bin in ${MORE:-}; do
-            set -- "$@" "more$k $bin"
+            if [ "$odd" -eq 1 ]; then set -- "$@" "more$k $bin"; else set -- "more$k $bin" "$@"; fi
             k=$((k + 1))
         done
-        if [ $((i % 2)) -eq 1 ]; then
-            for build_bin in "$@"; do
-                run_one "$build_bin"
-            done
-        else
-            j=$#
-            while [ "$j" -ge 1 ]; do
-                eval "run_one \"\${$j}\""
-                j=$((j - 1))
-            done
-        fi
+        for build_bin in "$@"; do
+            build=${build_bin%% *}
+            bin=${build_bin#* }
+            line=$(SSDGC_BENCH_E2E_DRIVE=$drive SSDGC_BENCH_REQUESTS=$requests "$bin" --bench | grep '^RESULT')
+            echo "round=$i build=$build $line" | tee -a "$results"
+        done
     done
     i=$((i + 1))
 done
