@@ -12,13 +12,21 @@
 //!
 //! Environment:
 //! - `SSDGC_BENCH_REQUESTS`: requests of the measured run (default 5,000,000);
-//! - `SSDGC_BENCH_DRIVES`: comma-separated drives to run, of `16p`, `64p`, `pagc` and `16s`
-//!   (default `16p,64p,pagc`; `16s` is the 16p drive's shape small enough for its tables to stay
-//!   in a core's L2 cache, run only when named).
+//! - `SSDGC_BENCH_DRIVES`: comma-separated drives to run, of `16p`, `64p`, `pagc`, `mem` and
+//!   `16s` (default `16p,64p,pagc,mem`; `16s` is the 16p drive's shape small enough for its tables
+//!   to stay in a core's L2 cache, run only when named).
 //!
 //! `pagc` is the preconditioning alone of the `pagc` preset (1 TiB, 256 planes, 134 M physical
 //! pages: fill, then 2 × capacity of random overwrites, the planes aged in parallel on rayon's
 //! threads): its wall and CPU time and peak bytes per physical page.
+//!
+//! `mem` is not a drive but the host's memory as this run found it: the time of one load that
+//! depends on the one before, at random in a buffer of 256 KiB to 64 MiB (a pointer chase over
+//! one random cycle). The replay's cost per request follows the latency at the size of its tables
+//! (8 bytes per physical page), so it tells how far numbers taken on two machines, or on one
+//! machine at two times, can be compared. Beside it, the core's own speed, touching no memory:
+//! one step of a chain of arithmetic, alone (its latency) and in eight chains side by side (its
+//! throughput, which a thread sharing the core on the host takes its share of).
 //!
 //! Run with `cargo bench -p ssdgc-core --bench e2e` (or the built binary with `--bench`).
 
@@ -182,10 +190,99 @@ fn child_pagc() {
     );
 }
 
+/// The buffer sizes of the memory probe (`mem`), in bytes.
+const MEM_SIZES: [(usize, &str); 5] = [
+    (256 << 10, "256 KiB"),
+    (1 << 20, "1 MiB"),
+    (4 << 20, "4 MiB"),
+    (16 << 20, "16 MiB"),
+    (64 << 20, "64 MiB"),
+];
+
+/// Loads of the memory probe per buffer size.
+const MEM_LOADS: usize = 4_000_000;
+
+/// The memory probe in this process: for each of [`MEM_SIZES`], the wall time of one load that
+/// depends on the one before, at random in a buffer of that size (a single random cycle through
+/// its 8-byte entries, Sattolo's shuffle), in nanoseconds; one `key=value` result line.
+fn child_mem() {
+    use rand_core::{RngCore, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(SEED);
+    let mut line = String::from("RESULT drive=mem");
+    for (bytes, _) in MEM_SIZES {
+        let n = bytes / 8;
+        let mut next: Vec<u64> = (0..n as u64).collect();
+        for i in (1..n).rev() {
+            let j = (rng.next_u64() % i as u64) as usize;
+            next.swap(i, j);
+        }
+        // A warm-up lap, then the measured loads.
+        let mut p = 0usize;
+        for _ in 0..n {
+            p = next[p] as usize;
+        }
+        let t = Instant::now();
+        for _ in 0..MEM_LOADS {
+            p = next[p] as usize;
+        }
+        let ns = t.elapsed().as_secs_f64() * 1e9 / MEM_LOADS as f64;
+        std::hint::black_box(p);
+        line.push_str(&format!(" ns_{bytes}={ns:.1}"));
+    }
+    // The core alone, for comparison, touching no memory.
+    let chain = core_chain(MEM_LOADS * 4);
+    let eight = core_eight(MEM_LOADS * 4);
+    line.push_str(&format!(" ns_chain={chain:.2} ns_eight={eight:.2}"));
+    println!("{line}");
+}
+
+/// One step of the core probe: a multiplication, an addition and a shift.
+#[inline(always)]
+fn step(x: u64) -> u64 {
+    let x = x
+        .wrapping_mul(0x5851_f42d_4c95_7f2d)
+        .wrapping_add(0x1405_7b7e_f767_814f);
+    x ^ (x >> 29)
+}
+
+/// Nanoseconds per step of one chain of `steps` steps, each depending on the one before: the
+/// core's latency, which a thread sharing the core hardly changes.
+fn core_chain(steps: usize) -> f64 {
+    let mut x = std::hint::black_box(SEED);
+    let t = Instant::now();
+    for _ in 0..steps {
+        x = step(x);
+    }
+    std::hint::black_box(x);
+    t.elapsed().as_secs_f64() * 1e9 / steps as f64
+}
+
+/// Nanoseconds per step of eight independent chains side by side, `steps` steps in all: the
+/// core's throughput, of which a thread sharing the core (another virtual CPU on the host's
+/// hyperthread twin, say) takes its share. The replay, which keeps the core busy, slows with it.
+fn core_eight(steps: usize) -> f64 {
+    let mut xs = std::hint::black_box([SEED; 8].map(|s| s.wrapping_mul(0x9e37_79b9_7f4a_7c15)));
+    let t = Instant::now();
+    for _ in 0..steps / 8 / 1024 {
+        // (In registers for 1,024 steps of each chain, then past the optimiser once.)
+        for _ in 0..1024 {
+            xs = xs.map(step);
+        }
+        xs = std::hint::black_box(xs);
+    }
+    t.elapsed().as_secs_f64() * 1e9 / steps as f64
+}
+
+/// Steps of the core probe taken just before and just after a drive's run (some 10 to 20 ms).
+const CORE_STEPS: usize = 32 << 20;
+
 /// Runs one drive in this process and prints one `key=value` result line.
 fn child(key: &str) {
     if key == "pagc" {
         return child_pagc();
+    }
+    if key == "mem" {
+        return child_mem();
     }
     let drive = DRIVES.iter().find(|d| d.key == key).expect("known drive");
     let n = requests();
@@ -206,23 +303,27 @@ fn child(key: &str) {
     let (c0, w0) = (cpu_seconds(ticks), Instant::now());
     let mut sim = Simulator::new(&cfg, wl, opts).expect("simulator");
     sim.precondition(&mut |_| {}).expect("preconditioning");
+    let (p1, q1) = (cpu_seconds(ticks), Instant::now());
+    let core_before = core_eight(CORE_STEPS);
     let (c1, w1) = (cpu_seconds(ticks), Instant::now());
     let report = sim.run().expect("run");
     let (c2, w2) = (cpu_seconds(ticks), Instant::now());
+    let core_after = core_eight(CORE_STEPS);
     assert_eq!(report.requests.total, n, "every request completed");
     let peak = peak_rss();
     let waf_model = analytic::waf_greedy(analytic::alpha_from_spare(spare), geo.pages_per_block);
     println!(
         "RESULT drive={key} planes={} physical={phys} logical={} threshold_blocks={} \
          overprovision={} threshold={} spare={spare:.6} requests={n} pre_cpu={:.3} pre_wall={:.3} \
-         run_cpu={:.3} run_wall={:.3} waf={:.4} waf_model={waf_model:.4} events={} peak={peak}",
+         run_cpu={:.3} run_wall={:.3} waf={:.4} waf_model={waf_model:.4} events={} peak={peak} \
+         core_before={core_before:.3} core_after={core_after:.3}",
         geo.planes,
         geo.logical_pages,
         cfg.gc_threshold_blocks(),
         cfg.geometry.overprovision,
         cfg.gc.threshold,
-        c1 - c0,
-        (w1 - w0).as_secs_f64(),
+        p1 - c0,
+        (q1 - w0).as_secs_f64(),
         c2 - c1,
         (w2 - w1).as_secs_f64(),
         report.flash.waf,
@@ -268,7 +369,7 @@ fn main() {
         println!("e2e: measures only under `cargo bench -p ssdgc-core --bench e2e`; skipped");
         return;
     }
-    let wanted = std::env::var("SSDGC_BENCH_DRIVES").unwrap_or_else(|_| "16p,64p,pagc".into());
+    let wanted = std::env::var("SSDGC_BENCH_DRIVES").unwrap_or_else(|_| "16p,64p,pagc,mem".into());
     let exe = std::env::current_exe().expect("own path");
     println!(
         "ssdgc end-to-end: {} x 4 KiB uniform random writes, closed loop QD 32, baseline GC, greedy, \
@@ -277,15 +378,20 @@ fn main() {
     );
     let mut lines = Vec::new();
     let mut pagc = None;
+    let mut mem = None;
     for key in wanted.split(',').map(str::trim).filter(|k| !k.is_empty()) {
         if key == "pagc" {
             pagc = Some(child_line(&exe, key));
             continue;
         }
+        if key == "mem" {
+            mem = Some(child_line(&exe, key));
+            continue;
+        }
         let d = DRIVES
             .iter()
             .find(|d| d.key == key)
-            .unwrap_or_else(|| panic!("unknown drive '{key}': use 16p, 64p, 16s or pagc"));
+            .unwrap_or_else(|| panic!("unknown drive '{key}': use 16p, 64p, 16s, pagc or mem"));
         println!("\n{key}: settings (on the default preset):");
         for s in d.settings() {
             println!("  --set {s}");
@@ -301,7 +407,7 @@ fn main() {
         lines.push(line);
     }
     println!(
-        "\n{:<5} {:>6} {:>11} {:>10} {:>9} {:>9} {:>13} {:>7} {:>7} {:>9} {:>10}",
+        "\n{:<5} {:>6} {:>11} {:>10} {:>9} {:>9} {:>13} {:>7} {:>7} {:>9} {:>10} {:>11}",
         "drive",
         "planes",
         "phys pages",
@@ -312,13 +418,14 @@ fn main() {
         "WAF",
         "model",
         "peak MiB",
-        "B/phys pg"
+        "B/phys pg",
+        "core ns"
     );
     for l in &lines {
         let phys = num(l, "physical");
         let peak = num(l, "peak");
         println!(
-            "{:<5} {:>6} {:>11} {:>10} {:>9.2} {:>9.2} {:>13.0} {:>7.3} {:>7.3} {:>9.1} {:>10.2}",
+            "{:<5} {:>6} {:>11} {:>10} {:>9.2} {:>9.2} {:>13.0} {:>7.3} {:>7.3} {:>9.1} {:>10.2} {:>11}",
             field(l, "drive"),
             field(l, "planes"),
             field(l, "physical"),
@@ -330,6 +437,7 @@ fn main() {
             num(l, "waf_model"),
             peak / (1 << 20) as f64,
             peak / phys,
+            format!("{:.2}/{:.2}", num(l, "core_before"), num(l, "core_after")),
         );
     }
     if let Some(l) = pagc {
@@ -346,8 +454,27 @@ fn main() {
             num(&l, "peak") / phys,
         );
     }
+    if let Some(l) = mem {
+        let sizes: Vec<String> = MEM_SIZES
+            .iter()
+            .map(|(bytes, name)| format!("{name} {:.1} ns", num(&l, &format!("ns_{bytes}"))))
+            .collect();
+        println!(
+            "\nhost memory, one dependent load at random in a buffer of: {}",
+            sizes.join(", ")
+        );
+        println!(
+            "host core, one step of arithmetic: {:.2} ns in one chain (latency), {:.2} ns in eight \
+             side by side (throughput; it rises when another thread shares the core)",
+            num(&l, "ns_chain"),
+            num(&l, "ns_eight"),
+        );
+    }
     println!(
         "\nreq/CPU-s: host requests per CPU-second of the measured run (user + sys, preconditioning \
-         excluded). B/phys pg: peak resident set of the process / physical pages."
+         excluded). B/phys pg: peak resident set of the process / physical pages. core ns: one step of \
+         eight chains of arithmetic side by side, just before / just after the run (the host \
+         core's throughput; well above the lowest this machine gives, another thread shared the \
+         core, and the run's CPU seconds rose with it)."
     );
 }
