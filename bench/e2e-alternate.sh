@@ -12,6 +12,12 @@
 # whose interval holds 1 is not measurably faster or slower on this machine.
 #
 #   bench/e2e-alternate.sh BASE_BIN NEW_BIN [ROUNDS] [REQUESTS]
+#   bench/e2e-alternate.sh BIN - [ROUNDS] [REQUESTS]     # one build alone: a series, no PAIRED
+#
+# `mem` in DRIVES runs the benchmark's probe of the host: its SUMMARY lines are per probe value
+# (`ns_262144`, ..., `ns_chain`, `ns_eight`). CORE_SPLIT="LOW HIGH" adds, per drive and build, the
+# SUMMARY of the runs with the core's throughput around them (the larger of `core_before` and
+# `core_after`) at most LOW, as `run_cpu[core<=LOW]`, and above HIGH, as `run_cpu[core>HIGH]`.
 #
 # DRIVES (default "16p 64p") names the drives of each round ("pagc" alternates the builds'
 # preconditioning); PAGC_ROUNDS (default ROUNDS) how many times the current build then
@@ -24,7 +30,7 @@
 # `git worktree add ../ssdgc-base REV`. ROUNDS defaults to 3, REQUESTS to 5,000,000.
 set -eu
 if [ $# -lt 2 ]; then
-    echo "usage: $0 BASE_BIN NEW_BIN [ROUNDS] [REQUESTS]" >&2
+    echo "usage: $0 BASE_BIN NEW_BIN|- [ROUNDS] [REQUESTS]" >&2
     exit 2
 fi
 base=$1
@@ -39,7 +45,13 @@ while [ "$i" -le "$rounds" ]; do
     for drive in ${DRIVES:-16p 64p}; do
         # The round's builds in the order they run: appended in odd rounds, prepended in even ones.
         odd=$((i % 2))
-        if [ "$odd" -eq 1 ]; then set -- "base $base" "new $new"; else set -- "new $new" "base $base"; fi
+        if [ "$new" = - ]; then
+            set -- "base $base"
+        elif [ "$odd" -eq 1 ]; then
+            set -- "base $base" "new $new"
+        else
+            set -- "new $new" "base $base"
+        fi
         k=1
         for bin in ${MORE:-}; do
             if [ "$odd" -eq 1 ]; then set -- "$@" "more$k $bin"; else set -- "more$k $bin" "$@"; fi
@@ -54,22 +66,35 @@ while [ "$i" -le "$rounds" ]; do
     done
     i=$((i + 1))
 done
+# The current build: the new one, or the one build of a series.
+if [ "$new" = - ]; then current="base $base"; else current="new $new"; fi
 i=1
 while [ "$i" -le "${PAGC_ROUNDS:-$rounds}" ]; do
     # Tagged `alone`: these runs have no base run to be paired with.
-    echo "round=alone$i build=new $(SSDGC_BENCH_E2E_DRIVE=pagc "$new" --bench | grep '^RESULT')" | tee -a "$results"
+    echo "round=alone$i build=${current%% *} $(SSDGC_BENCH_E2E_DRIVE=pagc "${current#* }" --bench | grep '^RESULT')" | tee -a "$results"
     i=$((i + 1))
 done
 echo "end $(date -u) load $(cut -d' ' -f1-3 /proc/loadavg)"
 # One line per drive, build and measure: its values in order, then fewest, median, most.
-awk '
+awk -v split_at="${CORE_SPLIT:-}" '
+    BEGIN {
+        if (split(split_at, lh, " ") == 2) {
+            low = lh[1] + 0
+            high = lh[2] + 0
+            splitting = 1
+        }
+    }
     {
         for (f = 1; f <= NF; f++) {
             split($f, kv, "=")
             v[kv[1]] = kv[2]
+            name[f] = kv[1]
         }
         key = v["drive"] " " v["build"]
-        if (v["drive"] == "pagc") {
+        if (v["drive"] == "mem") {
+            # (In the order of the line.)
+            for (f = 1; f <= NF; f++) if (name[f] ~ /^ns_/) add(key " " name[f], v[name[f]])
+        } else if (v["drive"] == "pagc") {
             add(key " pre_cpu", v["pre_cpu"])
             add(key " pre_wall", v["pre_wall"])
             pair(v["round"], v["drive"], v["build"], "pre_cpu", v["pre_cpu"])
@@ -77,8 +102,15 @@ awk '
         } else {
             add(key " run_cpu", v["run_cpu"])
             pair(v["round"], v["drive"], v["build"], "run_cpu", v["run_cpu"])
+            if (splitting && ("core_before" in v)) {
+                core = v["core_before"] + 0
+                if (v["core_after"] + 0 > core) core = v["core_after"] + 0
+                if (core <= low) add(key " run_cpu[core<=" lh[1] "]", v["run_cpu"])
+                if (core > high) add(key " run_cpu[core>" lh[2] "]", v["run_cpu"])
+            }
         }
         delete v
+        delete name
     }
     # A run of a numbered round, kept to be set beside the base run of the same round.
     function pair(round, drive, build, what, x) {
